@@ -1,0 +1,4 @@
+//! 军棋翻翻棋 (flip chess) and standard 军棋: the rules core, game records, and the
+//! tools built on them.
+
+pub mod rules;

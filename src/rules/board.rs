@@ -1,0 +1,411 @@
+//! The two-player board of RULES §1: 60 stations, their kinds, the road and rail
+//! edges, and the straight rail lines.
+//!
+//! Tables are built once from the rules' own description (ranks, files, lines) rather
+//! than typed in square by square, so the test that pins the §1 table checks the
+//! construction instead of repeating it.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::LazyLock;
+
+/// A station, numbered in record order: a1, b1, c1, d1, e1, a2, … e12.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square(u8);
+
+pub const SQUARES: usize = 60;
+
+impl Square {
+    pub const fn new(file: u8, rank: u8) -> Option<Square> {
+        if file < 5 && rank >= 1 && rank <= 12 {
+            Some(Square((rank - 1) * 5 + file))
+        } else {
+            None
+        }
+    }
+
+    pub const fn from_index(i: usize) -> Option<Square> {
+        if i < SQUARES { Some(Square(i as u8)) } else { None }
+    }
+
+    /// 0-based file: 0 = a … 4 = e.
+    pub const fn file(self) -> u8 {
+        self.0 % 5
+    }
+
+    /// 1-based rank: 1 = South's back row … 12 = North's back row.
+    pub const fn rank(self) -> u8 {
+        self.0 / 5 + 1
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub const fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+
+    /// The square seen from the other side of the board (rank r ↔ 13−r).
+    pub const fn mirror(self) -> Square {
+        Square((12 - self.rank()) * 5 + self.file())
+    }
+
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..SQUARES as u8).map(Square)
+    }
+
+    pub fn kind(self) -> StationKind {
+        tables().kind[self.index()]
+    }
+
+    pub fn name(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank())
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadSquare(pub String);
+
+impl fmt::Display for BadSquare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown square {:?} (files a–e, ranks 1–12)", self.0)
+    }
+}
+
+impl std::error::Error for BadSquare {}
+
+impl FromStr for Square {
+    type Err = BadSquare;
+    fn from_str(s: &str) -> Result<Square, BadSquare> {
+        let bad = || BadSquare(s.to_string());
+        let mut chars = s.chars();
+        let file = chars.next().ok_or_else(bad)?;
+        if !('a'..='e').contains(&file) {
+            return Err(bad());
+        }
+        let digits = chars.as_str();
+        if digits.is_empty() || digits.len() > 2 || digits.starts_with('0') {
+            return Err(bad());
+        }
+        let rank: u8 = digits.parse().map_err(|_| bad())?;
+        Square::new(file as u8 - b'a', rank).ok_or_else(bad)
+    }
+}
+
+impl serde::Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Square, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StationKind {
+    Headquarters,
+    Camp,
+    Rail,
+    Road,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    Rail,
+    Road,
+}
+
+/// A set of squares as a bitmask; cheap enough to use in the move generator.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct SquareSet(pub u64);
+
+impl SquareSet {
+    pub const EMPTY: SquareSet = SquareSet(0);
+
+    pub fn contains(self, sq: Square) -> bool {
+        self.0 & sq.bit() != 0
+    }
+    pub fn insert(&mut self, sq: Square) {
+        self.0 |= sq.bit();
+    }
+    pub fn remove(&mut self, sq: Square) {
+        self.0 &= !sq.bit();
+    }
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> SquareIter {
+        SquareIter(self.0)
+    }
+}
+
+impl fmt::Debug for SquareSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Square> for SquareSet {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Self {
+        let mut s = SquareSet::EMPTY;
+        for sq in iter {
+            s.insert(sq);
+        }
+        s
+    }
+}
+
+pub struct SquareIter(u64);
+
+impl Iterator for SquareIter {
+    type Item = Square;
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Square(i as u8))
+    }
+}
+
+/// A straight rail run leaving a station in one direction, nearest station first.
+#[derive(Clone, Copy)]
+pub(crate) struct Ray {
+    start: u16,
+    len: u8,
+}
+
+pub(crate) struct Tables {
+    pub kind: [StationKind; SQUARES],
+    /// Every one-step neighbour, over road or rail.
+    pub adjacent: [u64; SQUARES],
+    pub rail_adjacent: [u64; SQUARES],
+    rays: [[Ray; 4]; SQUARES],
+    ray_count: [u8; SQUARES],
+    ray_squares: Vec<Square>,
+    pub lines: Vec<Vec<Square>>,
+    pub edges: Vec<(Square, Square, EdgeKind)>,
+}
+
+impl Tables {
+    pub fn rays(&self, sq: Square) -> impl Iterator<Item = &[Square]> {
+        self.rays[sq.index()][..self.ray_count[sq.index()] as usize]
+            .iter()
+            .map(|r| &self.ray_squares[r.start as usize..r.start as usize + r.len as usize])
+    }
+}
+
+fn sq(file: u8, rank: u8) -> Square {
+    Square::new(file, rank).expect("square on the board")
+}
+
+fn build() -> Tables {
+    let mut kind = [StationKind::Road; SQUARES];
+    for s in Square::all() {
+        let (f, r) = (s.file(), s.rank());
+        let south_r = if r <= 6 { r } else { 13 - r };
+        kind[s.index()] = if south_r == 1 && (f == 1 || f == 3) {
+            StationKind::Headquarters
+        } else if matches!((f, south_r), (1, 3) | (3, 3) | (2, 4) | (1, 5) | (3, 5)) {
+            StationKind::Camp
+        } else if matches!(south_r, 2 | 6) || ((f == 0 || f == 4) && (3..=5).contains(&south_r)) {
+            StationKind::Rail
+        } else {
+            StationKind::Road
+        };
+    }
+
+    let mut lines: Vec<Vec<Square>> = Vec::new();
+    for f in [0, 4] {
+        lines.push((2..=11).map(|r| sq(f, r)).collect());
+    }
+    for r in [2, 6, 7, 11] {
+        lines.push((0..5).map(|f| sq(f, r)).collect());
+    }
+    lines.push(vec![sq(2, 6), sq(2, 7)]);
+
+    let mut rail_adjacent = [0u64; SQUARES];
+    let mut edges = Vec::new();
+    for line in &lines {
+        for w in line.windows(2) {
+            rail_adjacent[w[0].index()] |= w[1].bit();
+            rail_adjacent[w[1].index()] |= w[0].bit();
+            edges.push((w[0], w[1], EdgeKind::Rail));
+        }
+    }
+
+    let mut adjacent = rail_adjacent;
+    let mut add_road = |a: Square, b: Square, adjacent: &mut [u64; SQUARES]| {
+        if adjacent[a.index()] & b.bit() == 0 {
+            adjacent[a.index()] |= b.bit();
+            adjacent[b.index()] |= a.bit();
+            edges.push((a.min(b), a.max(b), EdgeKind::Road));
+        }
+    };
+    let same_half = |a: Square, b: Square| (a.rank() <= 6) == (b.rank() <= 6);
+    for s in Square::all() {
+        let (f, r) = (s.file() as i8, s.rank() as i8);
+        let mut try_link = |df: i8, dr: i8| {
+            let (nf, nr) = (f + df, r + dr);
+            if (0..5).contains(&nf) && (1..=12).contains(&nr) {
+                let n = sq(nf as u8, nr as u8);
+                if same_half(s, n) {
+                    add_road(s, n, &mut adjacent);
+                }
+            }
+        };
+        try_link(1, 0);
+        try_link(0, 1);
+        if kind[s.index()] == StationKind::Camp {
+            for (df, dr) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
+                try_link(df, dr);
+            }
+        }
+    }
+    edges.sort_by_key(|&(a, b, _)| (a, b));
+
+    let mut rays = [[Ray { start: 0, len: 0 }; 4]; SQUARES];
+    let mut ray_count = [0u8; SQUARES];
+    let mut ray_squares = Vec::new();
+    for line in &lines {
+        for (i, &s) in line.iter().enumerate() {
+            let forward: Vec<Square> = line[i + 1..].to_vec();
+            let backward: Vec<Square> = line[..i].iter().rev().copied().collect();
+            for run in [forward, backward] {
+                if run.is_empty() {
+                    continue;
+                }
+                let n = &mut ray_count[s.index()];
+                rays[s.index()][*n as usize] = Ray {
+                    start: ray_squares.len() as u16,
+                    len: run.len() as u8,
+                };
+                *n += 1;
+                ray_squares.extend(run);
+            }
+        }
+    }
+
+    Tables {
+        kind,
+        adjacent,
+        rail_adjacent,
+        rays,
+        ray_count,
+        ray_squares,
+        lines,
+        edges,
+    }
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(build);
+
+pub(crate) fn tables() -> &'static Tables {
+    &TABLES
+}
+
+/// Every connection of the board, each once, with its kind.
+pub fn edges() -> &'static [(Square, Square, EdgeKind)] {
+    &tables().edges
+}
+
+/// The straight rail lines along which a non-engineer may slide.
+pub fn rail_lines() -> &'static [Vec<Square>] {
+    &tables().lines
+}
+
+/// One-step neighbours (road and rail) of a station.
+pub fn neighbours(s: Square) -> SquareSet {
+    SquareSet(tables().adjacent[s.index()])
+}
+
+/// Rail neighbours of a station.
+pub fn rail_neighbours(s: Square) -> SquareSet {
+    SquareSet(tables().rail_adjacent[s.index()])
+}
+
+/// Road-only neighbours of a station (one-step links that are not rail).
+pub fn road_neighbours(s: Square) -> SquareSet {
+    let t = tables();
+    SquareSet(t.adjacent[s.index()] & !t.rail_adjacent[s.index()])
+}
+
+pub fn is_south_half(s: Square) -> bool {
+    s.rank() <= 6
+}
+
+/// The stations a piece is dealt or deployed on: all but the camps.
+pub fn non_camp_squares() -> impl Iterator<Item = Square> {
+    Square::all().filter(|s| s.kind() != StationKind::Camp)
+}
+
+/// The path a slide or flight takes from `from` to `to` over rail, through empty
+/// stations only, or `None` if there is no such path. Non-engineers only follow a
+/// straight line. Used to draw the last action; the move generator does not need it.
+pub fn rail_path(from: Square, to: Square, engineer: bool, occupied: SquareSet) -> Option<Vec<Square>> {
+    let t = tables();
+    if !engineer {
+        for ray in t.rays(from) {
+            for (i, &s) in ray.iter().enumerate() {
+                if s == to {
+                    let mut p = vec![from];
+                    p.extend_from_slice(&ray[..=i]);
+                    return Some(p);
+                }
+                if occupied.contains(s) {
+                    break;
+                }
+            }
+        }
+        return None;
+    }
+    // Breadth-first search gives the shortest flight, which is what a person draws.
+    let mut prev = [u8::MAX; SQUARES];
+    let mut queue = std::collections::VecDeque::from([from]);
+    prev[from.index()] = from.0;
+    while let Some(s) = queue.pop_front() {
+        if s == to {
+            let mut p = vec![to];
+            let mut cur = to;
+            while cur != from {
+                cur = Square(prev[cur.index()]);
+                p.push(cur);
+            }
+            p.reverse();
+            return Some(p);
+        }
+        if s != from && occupied.contains(s) {
+            continue;
+        }
+        for n in SquareSet(t.rail_adjacent[s.index()]).iter() {
+            if prev[n.index()] == u8::MAX {
+                prev[n.index()] = s.0;
+                queue.push_back(n);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,210 @@
+//! Standard 军棋 deployment: layouts, their validation and random layouts (RULES §4.1–§4.2).
+
+use super::board::{Square, StationKind, is_south_half};
+use super::piece::{Piece, Seat};
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::Rng;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One player's 25 pieces by square.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Layout(pub BTreeMap<Square, Piece>);
+
+/// A broken deployment rule, with the square it concerns where there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LayoutViolation {
+    OutsideOwnHalf(Square),
+    InCamp(Square),
+    EmptyStation(Square),
+    WrongCount { piece: Piece, expected: u8, found: u8 },
+    FlagOutsideHeadquarters(Square),
+    MineForward(Square),
+    BombOnFrontRank(Square),
+}
+
+impl LayoutViolation {
+    pub fn square(&self) -> Option<Square> {
+        match *self {
+            LayoutViolation::OutsideOwnHalf(s)
+            | LayoutViolation::InCamp(s)
+            | LayoutViolation::EmptyStation(s)
+            | LayoutViolation::FlagOutsideHeadquarters(s)
+            | LayoutViolation::MineForward(s)
+            | LayoutViolation::BombOnFrontRank(s) => Some(s),
+            LayoutViolation::WrongCount { .. } => None,
+        }
+    }
+
+    /// A short machine-readable name, for clients that mark the board.
+    pub fn code(&self) -> &'static str {
+        match self {
+            LayoutViolation::OutsideOwnHalf(_) => "outside_own_half",
+            LayoutViolation::InCamp(_) => "in_camp",
+            LayoutViolation::EmptyStation(_) => "empty_station",
+            LayoutViolation::WrongCount { .. } => "wrong_count",
+            LayoutViolation::FlagOutsideHeadquarters(_) => "flag_outside_headquarters",
+            LayoutViolation::MineForward(_) => "mine_forward",
+            LayoutViolation::BombOnFrontRank(_) => "bomb_on_front_rank",
+        }
+    }
+}
+
+impl fmt::Display for LayoutViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayoutViolation::OutsideOwnHalf(s) => write!(f, "{s} is not in your half"),
+            LayoutViolation::InCamp(s) => write!(f, "{s} is a camp; camps start empty"),
+            LayoutViolation::EmptyStation(s) => write!(f, "{s} is empty; every non-camp station of your half holds a piece"),
+            LayoutViolation::WrongCount {
+                piece,
+                expected,
+                found,
+            } => write!(f, "{found} × {piece} placed, the set has {expected}"),
+            LayoutViolation::FlagOutsideHeadquarters(s) => {
+                write!(f, "the flag on {s} must stand in one of your two headquarters")
+            }
+            LayoutViolation::MineForward(s) => {
+                write!(f, "the mine on {s} must stand on your last two ranks")
+            }
+            LayoutViolation::BombOnFrontRank(s) => {
+                write!(f, "the bomb on {s} may not stand on your front rank")
+            }
+        }
+    }
+}
+
+/// Ranks counted from the seat's own back row: 1 = back row … 6 = front rank.
+fn depth(seat: Seat, s: Square) -> u8 {
+    match seat {
+        Seat::South => s.rank(),
+        Seat::North => 13 - s.rank(),
+    }
+}
+
+fn own_half(seat: Seat, s: Square) -> bool {
+    is_south_half(s) == (seat == Seat::South)
+}
+
+/// The 25 stations a seat deploys on.
+pub fn deployment_squares(seat: Seat) -> impl Iterator<Item = Square> {
+    Square::all().filter(move |&s| own_half(seat, s) && s.kind() != StationKind::Camp)
+}
+
+impl Layout {
+    /// Every broken rule; empty when the layout may be used.
+    pub fn violations(&self, seat: Seat) -> Vec<LayoutViolation> {
+        let mut v = Vec::new();
+        for (&s, &p) in &self.0 {
+            if !own_half(seat, s) {
+                v.push(LayoutViolation::OutsideOwnHalf(s));
+                continue;
+            }
+            if s.kind() == StationKind::Camp {
+                v.push(LayoutViolation::InCamp(s));
+                continue;
+            }
+            match p {
+                Piece::Flag if s.kind() != StationKind::Headquarters => {
+                    v.push(LayoutViolation::FlagOutsideHeadquarters(s))
+                }
+                Piece::Mine if depth(seat, s) > 2 => v.push(LayoutViolation::MineForward(s)),
+                Piece::Bomb if depth(seat, s) == 6 => v.push(LayoutViolation::BombOnFrontRank(s)),
+                _ => {}
+            }
+        }
+        for s in deployment_squares(seat) {
+            if !self.0.contains_key(&s) {
+                v.push(LayoutViolation::EmptyStation(s));
+            }
+        }
+        for p in Piece::ALL {
+            let found = self.0.values().filter(|&&q| q == p).count() as u8;
+            if found != p.count() {
+                v.push(LayoutViolation::WrongCount {
+                    piece: p,
+                    expected: p.count(),
+                    found,
+                });
+            }
+        }
+        v
+    }
+
+    pub fn is_valid(&self, seat: Seat) -> bool {
+        self.violations(seat).is_empty()
+    }
+
+    /// Swaps the pieces on two squares of the layout; a no-op when either is empty.
+    pub fn swap(&mut self, a: Square, b: Square) -> bool {
+        match (self.0.get(&a).copied(), self.0.get(&b).copied()) {
+            (Some(pa), Some(pb)) => {
+                self.0.insert(a, pb);
+                self.0.insert(b, pa);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A random valid layout that also keeps engineers off the two front corners and
+    /// puts only a mine, lieutenant or captain in the headquarters without the flag.
+    pub fn random<R: Rng + ?Sized>(seat: Seat, rng: &mut R) -> Layout {
+        let squares: Vec<Square> = deployment_squares(seat).collect();
+        let at = |f: u8, d: u8| {
+            let rank = if seat == Seat::South { d } else { 13 - d };
+            Square::new(f, rank).expect("square on the board")
+        };
+        let mut free: Vec<Square> = squares.clone();
+        let mut pieces: Vec<Piece> = Piece::set().collect();
+        let mut cells = BTreeMap::new();
+        let place = |cells: &mut BTreeMap<Square, Piece>,
+                         free: &mut Vec<Square>,
+                         pieces: &mut Vec<Piece>,
+                         s: Square,
+                         p: Piece| {
+            cells.insert(s, p);
+            free.retain(|&x| x != s);
+            let i = pieces.iter().position(|&q| q == p).expect("piece left in the set");
+            pieces.swap_remove(i);
+        };
+
+        let hqs = [at(1, 1), at(3, 1)];
+        let flag_hq = *hqs.choose(rng).expect("two headquarters");
+        let other_hq = if flag_hq == hqs[0] { hqs[1] } else { hqs[0] };
+        place(&mut cells, &mut free, &mut pieces, flag_hq, Piece::Flag);
+        let guards: Vec<Piece> = pieces
+            .iter()
+            .copied()
+            .filter(|p| matches!(p, Piece::Mine | Piece::Lieutenant | Piece::Captain))
+            .collect();
+        let guard = *guards.choose(rng).expect("guards in the set");
+        place(&mut cells, &mut free, &mut pieces, other_hq, guard);
+
+        let place_among = |cells: &mut BTreeMap<Square, Piece>,
+                               free: &mut Vec<Square>,
+                               pieces: &mut Vec<Piece>,
+                               p: Piece,
+                               allowed: &dyn Fn(Square) -> bool,
+                               rng: &mut R| {
+            while pieces.contains(&p) {
+                let options: Vec<Square> = free.iter().copied().filter(|&s| allowed(s)).collect();
+                let s = *options.choose(rng).expect("room for the piece");
+                place(cells, free, pieces, s, p);
+            }
+        };
+        let back = |s: Square| depth(seat, s) <= 2;
+        let not_front = |s: Square| depth(seat, s) < 6;
+        let corners = [at(0, 6), at(4, 6)];
+        let not_corner = |s: Square| !corners.contains(&s);
+        place_among(&mut cells, &mut free, &mut pieces, Piece::Mine, &back, rng);
+        place_among(&mut cells, &mut free, &mut pieces, Piece::Bomb, &not_front, rng);
+        place_among(&mut cells, &mut free, &mut pieces, Piece::Engineer, &not_corner, rng);
+
+        free.shuffle(rng);
+        for (s, p) in free.into_iter().zip(pieces) {
+            cells.insert(s, p);
+        }
+        Layout(cells)
+    }
+}

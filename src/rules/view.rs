@@ -1,0 +1,320 @@
+//! What each seat, and a spectator, may see of a game (DESIGN "Hidden information").
+//!
+//! A view is built from scratch out of the cells a viewer may see; hidden pieces are
+//! written as bare `{"face":"down"}` (flip chess) or `{"colour":…,"face":"down"}`
+//! (an opponent's piece in standard 军棋) in square order, so nothing about them (not
+//! an id, not an ordering) can be read back.
+
+use super::board::Square;
+use super::game::{Action, Applied, Effect, Game, Outcome};
+use super::options::Variant;
+use super::piece::{Colour, Combat, Piece, Seat, Token};
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
+impl Viewer {
+    fn seat(self) -> Option<Seat> {
+        match self {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Face {
+    Up,
+    Down,
+}
+
+/// One occupied station as a viewer sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CellView {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub piece: Option<Piece>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
+    pub face: Face,
+}
+
+/// Whether `viewer` may know what `token` is, in `variant`, with `colours` assigned.
+pub fn can_see(variant: Variant, colours: Option<[Colour; 2]>, viewer: Viewer, token: Token) -> bool {
+    if token.shown {
+        return true;
+    }
+    match (variant, viewer.seat(), colours) {
+        (Variant::Standard, Some(seat), Some(c)) => c[seat.index()] == token.colour,
+        _ => false,
+    }
+}
+
+pub fn cell_view(variant: Variant, colours: Option<[Colour; 2]>, viewer: Viewer, token: Token) -> CellView {
+    let face = if token.shown { Face::Up } else { Face::Down };
+    if can_see(variant, colours, viewer, token) {
+        CellView {
+            piece: Some(token.piece),
+            colour: Some(token.colour),
+            face,
+        }
+    } else {
+        CellView {
+            piece: None,
+            // A standard opponent's piece is known to be theirs; a flip piece face down
+            // could be either colour.
+            colour: (variant == Variant::Standard).then_some(token.colour),
+            face,
+        }
+    }
+}
+
+/// Occupied stations in square order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BoardView(pub Vec<(Square, CellView)>);
+
+impl Serialize for BoardView {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (sq, cell) in &self.0 {
+            m.serialize_entry(sq, cell)?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for Action {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct FromTo {
+            from: Square,
+            to: Square,
+        }
+        let mut m = s.serialize_map(Some(1))?;
+        match *self {
+            Action::Flip(at) => m.serialize_entry("flip", &at)?,
+            Action::Move { from, to } => m.serialize_entry("move", &FromTo { from, to })?,
+            Action::Timeout => m.serialize_entry("timeout", &true)?,
+            Action::Pass => m.serialize_entry("pass", &true)?,
+            Action::OfferDraw => m.serialize_entry("offer_draw", &true)?,
+            Action::AcceptDraw => m.serialize_entry("accept_draw", &true)?,
+            Action::DeclineDraw => m.serialize_entry("decline_draw", &true)?,
+            Action::Resign => m.serialize_entry("resign", &true)?,
+            Action::Escape => m.serialize_entry("escape", &true)?,
+        }
+        m.end()
+    }
+}
+
+/// Pieces of one kind and colour: face up, face down, removed (the status bar's dots).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PieceTally {
+    pub piece: Piece,
+    pub colour: Colour,
+    pub up: u8,
+    pub down: u8,
+    pub removed: u8,
+}
+
+/// The whole game as one viewer may see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct View {
+    pub variant: Variant,
+    pub viewer: Viewer,
+    pub to_move: Seat,
+    pub colours: Option<SeatPair<Colour>>,
+    pub steps: u32,
+    pub quiet_steps: u32,
+    pub quiet_steps_to_draw: u32,
+    pub steps_to_draw: Option<u32>,
+    pub timeouts: SeatPair<u8>,
+    pub timeouts_to_lose: u8,
+    pub draw_offers_left: SeatPair<Option<u8>>,
+    pub open_offer: Option<Seat>,
+    pub steps_before_resign_or_draw: u32,
+    pub outcome: Option<Outcome>,
+    pub board: BoardView,
+    /// Flips and moves the viewer may make now; empty when it is not their turn.
+    pub legal: Vec<Action>,
+    /// Moves in `legal` that would lose by repetition.
+    pub repetition_warnings: Vec<Action>,
+    /// Per-piece tallies for the status bar; flip chess only, where all of it is public.
+    pub tallies: Vec<PieceTally>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeatPair<T>(pub [T; 2]);
+
+impl<T: Serialize> Serialize for SeatPair<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("SeatPair", 2)?;
+        st.serialize_field("south", &self.0[0])?;
+        st.serialize_field("north", &self.0[1])?;
+        st.end()
+    }
+}
+
+impl View {
+    pub fn of(game: &Game, viewer: Viewer) -> View {
+        let variant = game.variant();
+        let colours = game.colours();
+        let pos = game.position();
+        let board = BoardView(
+            pos.tokens()
+                .map(|(s, t)| (s, cell_view(variant, colours, viewer, t)))
+                .collect(),
+        );
+        let mut legal = Vec::new();
+        if viewer.seat() == Some(game.to_move()) {
+            game.legal_actions(&mut legal);
+        }
+        let repetition_warnings = legal
+            .iter()
+            .copied()
+            .filter(|a| match *a {
+                Action::Move { from, to } => game.would_repeat(game.to_move(), from, to),
+                _ => false,
+            })
+            .collect();
+        let tallies = if variant == Variant::Flip {
+            Colour::BOTH
+                .into_iter()
+                .flat_map(|c| {
+                    Piece::ALL.into_iter().map(move |p| {
+                        let mut up = 0;
+                        let mut down = 0;
+                        for s in pos.of_colour(c).iter() {
+                            let t = pos.get(s).expect("square of colour holds a token");
+                            if t.piece == p {
+                                if t.shown { up += 1 } else { down += 1 }
+                            }
+                        }
+                        PieceTally {
+                            piece: p,
+                            colour: c,
+                            up,
+                            down,
+                            removed: p.count() - up - down,
+                        }
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        View {
+            variant,
+            viewer,
+            to_move: game.to_move(),
+            colours: colours.map(SeatPair),
+            steps: game.steps(),
+            quiet_steps: game.quiet_steps(),
+            quiet_steps_to_draw: game.quiet_steps_to_draw(),
+            steps_to_draw: game.steps_to_draw(),
+            timeouts: SeatPair([game.timeouts(Seat::South), game.timeouts(Seat::North)]),
+            timeouts_to_lose: game.timeouts_to_lose(),
+            draw_offers_left: SeatPair([
+                game.draw_offers_left(Seat::South),
+                game.draw_offers_left(Seat::North),
+            ]),
+            open_offer: game.open_offer(),
+            steps_before_resign_or_draw: game.steps_before_resign_or_draw(),
+            outcome: game.outcome(),
+            board,
+            legal,
+            repetition_warnings,
+            tallies,
+        }
+    }
+}
+
+/// An accepted action as one viewer may learn of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventView {
+    pub seat: Seat,
+    #[serde(flatten)]
+    pub kind: EventKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colours_assigned: Option<SeatPair<Colour>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flags_revealed: Vec<Square>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub offer_lapsed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventKind {
+    Flip {
+        at: Square,
+        piece: Piece,
+        colour: Colour,
+    },
+    Move {
+        from: Square,
+        to: Square,
+        mover: CellView,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        target: Option<CellView>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        combat: Option<Combat>,
+    },
+    Timeout,
+    Pass,
+    DrawOffer,
+    DrawDecline,
+    DrawAccept,
+    Resign,
+    Escape,
+}
+
+impl EventView {
+    /// Cuts `applied` down to what `viewer` may know. `colours` are the game's colours
+    /// after the action.
+    pub fn of(applied: &Applied, variant: Variant, colours: Option<[Colour; 2]>, viewer: Viewer) -> EventView {
+        let kind = match applied.effect {
+            // A flip shows the piece to everyone.
+            Effect::Flipped { at, token } => EventKind::Flip {
+                at,
+                piece: token.piece,
+                colour: token.colour,
+            },
+            Effect::Moved {
+                from,
+                to,
+                mover,
+                target,
+                combat,
+            } => EventKind::Move {
+                from,
+                to,
+                mover: cell_view(variant, colours, viewer, mover),
+                target: target.map(|t| cell_view(variant, colours, viewer, t)),
+                combat,
+            },
+            Effect::TimedOut => EventKind::Timeout,
+            Effect::Passed => EventKind::Pass,
+            Effect::DrawOffered => EventKind::DrawOffer,
+            Effect::DrawDeclined => EventKind::DrawDecline,
+            Effect::DrawAccepted => EventKind::DrawAccept,
+            Effect::Resigned => EventKind::Resign,
+            Effect::Escaped => EventKind::Escape,
+        };
+        EventView {
+            seat: applied.seat,
+            kind,
+            colours_assigned: applied.colours_assigned.map(SeatPair),
+            flags_revealed: applied.flags_revealed.clone(),
+            offer_lapsed: applied.offer_lapsed,
+            outcome: applied.outcome,
+        }
+    }
+}
