@@ -1,1 +1,5 @@
-fn main() {}
+use clap::Parser;
+
+fn main() -> std::process::ExitCode {
+    junqi::cli::run(junqi::cli::Cli::parse())
+}

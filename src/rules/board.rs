@@ -25,7 +25,11 @@ impl Square {
     }
 
     pub const fn from_index(i: usize) -> Option<Square> {
-        if i < SQUARES { Some(Square(i as u8)) } else { None }
+        if i < SQUARES {
+            Some(Square(i as u8))
+        } else {
+            None
+        }
     }
 
     /// 0-based file: 0 = a … 4 = e.
@@ -365,7 +369,12 @@ pub fn non_camp_squares() -> impl Iterator<Item = Square> {
 /// The path a slide or flight takes from `from` to `to` over rail, through empty
 /// stations only, or `None` if there is no such path. Non-engineers only follow a
 /// straight line. Used to draw the last action; the move generator does not need it.
-pub fn rail_path(from: Square, to: Square, engineer: bool, occupied: SquareSet) -> Option<Vec<Square>> {
+pub fn rail_path(
+    from: Square,
+    to: Square,
+    engineer: bool,
+    occupied: SquareSet,
+) -> Option<Vec<Square>> {
     let t = tables();
     if !engineer {
         for ray in t.rays(from) {

@@ -35,15 +35,24 @@ pub enum DealError {
 impl fmt::Display for DealError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DealError::InCamp(s) => write!(f, "the deal puts a piece in the camp {s}; camps start empty"),
+            DealError::InCamp(s) => write!(
+                f,
+                "the deal puts a piece in the camp {s}; camps start empty"
+            ),
             DealError::Duplicate(s) => write!(f, "the deal lists {s} twice"),
-            DealError::MissingSquare(s) => write!(f, "the deal leaves {s} empty; all 50 non-camp stations hold a piece"),
+            DealError::MissingSquare(s) => write!(
+                f,
+                "the deal leaves {s} empty; all 50 non-camp stations hold a piece"
+            ),
             DealError::WrongCount {
                 piece,
                 colour,
                 expected,
                 found,
-            } => write!(f, "the deal has {found} {colour} {piece}, the set has {expected}"),
+            } => write!(
+                f,
+                "the deal has {found} {colour} {piece}, the set has {expected}"
+            ),
         }
     }
 }

@@ -127,14 +127,27 @@ pub enum RuleError {
     FaceDownPiece(Square),
     Immovable(Square, Piece),
     HeadquartersLock(Square),
-    Unreachable { from: Square, to: Square },
-    Attack { from: Square, to: Square, why: AttackRefusal },
+    Unreachable {
+        from: Square,
+        to: Square,
+    },
+    Attack {
+        from: Square,
+        to: Square,
+        why: AttackRefusal,
+    },
     NoPassInVariant,
-    TooEarly { needed: u32, steps: u32 },
+    TooEarly {
+        needed: u32,
+        steps: u32,
+    },
     NoDrawOffersLeft,
     OfferAlreadyOpen,
     NoOfferToAnswer,
-    TimeWentBack { at_ms: u64, last_ms: u64 },
+    TimeWentBack {
+        at_ms: u64,
+        last_ms: u64,
+    },
 }
 
 impl fmt::Display for RuleError {
@@ -148,10 +161,15 @@ impl fmt::Display for RuleError {
                 write!(f, "colours are not assigned yet: the only action is a flip")
             }
             RuleError::NotYourPiece(s) => write!(f, "the piece on {s} is not yours"),
-            RuleError::FaceDownPiece(s) => write!(f, "the piece on {s} is face down and cannot move"),
+            RuleError::FaceDownPiece(s) => {
+                write!(f, "the piece on {s} is face down and cannot move")
+            }
             RuleError::Immovable(s, p) => write!(f, "the {p} on {s} never moves"),
             RuleError::HeadquartersLock(s) => {
-                write!(f, "the piece on {s} stands in a headquarters and never moves again")
+                write!(
+                    f,
+                    "the piece on {s} stands in a headquarters and never moves again"
+                )
             }
             RuleError::Unreachable { from, to } => {
                 write!(f, "the piece on {from} cannot reach {to}")
@@ -382,9 +400,7 @@ impl Game {
     /// Where the piece on `from` may go now, for the seat to move; empty otherwise.
     pub fn destinations(&self, from: Square) -> SquareSet {
         match (self.outcome, self.moving_colour(), self.pos.get(from)) {
-            (None, Some(c), Some(_))
-                if self.pos.movers(self.variant, c).contains(from) =>
-            {
+            (None, Some(c), Some(_)) if self.pos.movers(self.variant, c).contains(from) => {
                 self.pos.destinations(self.variant, &self.options, from)
             }
             _ => SquareSet::EMPTY,
@@ -409,7 +425,12 @@ impl Game {
 
     /// Applies `action` by `seat`. `at_ms` is the time since the start, when known.
     /// On error nothing changes.
-    pub fn apply(&mut self, seat: Seat, action: Action, at_ms: Option<u64>) -> Result<Applied, RuleError> {
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        at_ms: Option<u64>,
+    ) -> Result<Applied, RuleError> {
         if self.outcome.is_some() {
             return Err(RuleError::GameOver);
         }
@@ -561,7 +582,10 @@ impl Game {
         if !self.pos.reach(from).contains(to) {
             return Err(RuleError::Unreachable { from, to });
         }
-        if let Some(why) = self.pos.attack_refusal(self.variant, &self.options, mover, to) {
+        if let Some(why) = self
+            .pos
+            .attack_refusal(self.variant, &self.options, mover, to)
+        {
             return Err(RuleError::Attack { from, to, why });
         }
 
@@ -631,7 +655,9 @@ impl Game {
     fn finish_step(&mut self, seat: Seat, applied: &mut Applied) {
         self.steps += 1;
         let (attack, code) = match applied.effect {
-            Effect::Moved { from, to, target, .. } => (target.is_some(), move_code(from, to)),
+            Effect::Moved {
+                from, to, target, ..
+            } => (target.is_some(), move_code(from, to)),
             _ => (false, NO_MOVE),
         };
         self.quiet = if attack { 0 } else { self.quiet + 1 };
@@ -656,7 +682,10 @@ impl Game {
             self.outcome = Some(Outcome::draw(EndReason::NoCaptureLimit));
         } else if limits.steps_to_draw.is_some_and(|n| self.steps >= n) {
             self.outcome = Some(Outcome::draw(EndReason::StepLimit));
-        } else if limits.millis_to_draw.is_some_and(|ms| self.elapsed_ms >= ms) {
+        } else if limits
+            .millis_to_draw
+            .is_some_and(|ms| self.elapsed_ms >= ms)
+        {
             self.outcome = Some(Outcome::draw(EndReason::TimeLimit));
         } else if !self.has_legal_action() {
             self.outcome = Some(if self.colours.is_none() {

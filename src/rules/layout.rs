@@ -2,8 +2,8 @@
 
 use super::board::{Square, StationKind, is_south_half};
 use super::piece::{Piece, Seat};
-use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
+use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -17,7 +17,11 @@ pub enum LayoutViolation {
     OutsideOwnHalf(Square),
     InCamp(Square),
     EmptyStation(Square),
-    WrongCount { piece: Piece, expected: u8, found: u8 },
+    WrongCount {
+        piece: Piece,
+        expected: u8,
+        found: u8,
+    },
     FlagOutsideHeadquarters(Square),
     MineForward(Square),
     BombOnFrontRank(Square),
@@ -55,14 +59,20 @@ impl fmt::Display for LayoutViolation {
         match self {
             LayoutViolation::OutsideOwnHalf(s) => write!(f, "{s} is not in your half"),
             LayoutViolation::InCamp(s) => write!(f, "{s} is a camp; camps start empty"),
-            LayoutViolation::EmptyStation(s) => write!(f, "{s} is empty; every non-camp station of your half holds a piece"),
+            LayoutViolation::EmptyStation(s) => write!(
+                f,
+                "{s} is empty; every non-camp station of your half holds a piece"
+            ),
             LayoutViolation::WrongCount {
                 piece,
                 expected,
                 found,
             } => write!(f, "{found} × {piece} placed, the set has {expected}"),
             LayoutViolation::FlagOutsideHeadquarters(s) => {
-                write!(f, "the flag on {s} must stand in one of your two headquarters")
+                write!(
+                    f,
+                    "the flag on {s} must stand in one of your two headquarters"
+                )
             }
             LayoutViolation::MineForward(s) => {
                 write!(f, "the mine on {s} must stand on your last two ranks")
@@ -159,13 +169,16 @@ impl Layout {
         let mut pieces: Vec<Piece> = Piece::set().collect();
         let mut cells = BTreeMap::new();
         let place = |cells: &mut BTreeMap<Square, Piece>,
-                         free: &mut Vec<Square>,
-                         pieces: &mut Vec<Piece>,
-                         s: Square,
-                         p: Piece| {
+                     free: &mut Vec<Square>,
+                     pieces: &mut Vec<Piece>,
+                     s: Square,
+                     p: Piece| {
             cells.insert(s, p);
             free.retain(|&x| x != s);
-            let i = pieces.iter().position(|&q| q == p).expect("piece left in the set");
+            let i = pieces
+                .iter()
+                .position(|&q| q == p)
+                .expect("piece left in the set");
             pieces.swap_remove(i);
         };
 
@@ -182,11 +195,11 @@ impl Layout {
         place(&mut cells, &mut free, &mut pieces, other_hq, guard);
 
         let place_among = |cells: &mut BTreeMap<Square, Piece>,
-                               free: &mut Vec<Square>,
-                               pieces: &mut Vec<Piece>,
-                               p: Piece,
-                               allowed: &dyn Fn(Square) -> bool,
-                               rng: &mut R| {
+                           free: &mut Vec<Square>,
+                           pieces: &mut Vec<Piece>,
+                           p: Piece,
+                           allowed: &dyn Fn(Square) -> bool,
+                           rng: &mut R| {
             while pieces.contains(&p) {
                 let options: Vec<Square> = free.iter().copied().filter(|&s| allowed(s)).collect();
                 let s = *options.choose(rng).expect("room for the piece");
@@ -198,8 +211,22 @@ impl Layout {
         let corners = [at(0, 6), at(4, 6)];
         let not_corner = |s: Square| !corners.contains(&s);
         place_among(&mut cells, &mut free, &mut pieces, Piece::Mine, &back, rng);
-        place_among(&mut cells, &mut free, &mut pieces, Piece::Bomb, &not_front, rng);
-        place_among(&mut cells, &mut free, &mut pieces, Piece::Engineer, &not_corner, rng);
+        place_among(
+            &mut cells,
+            &mut free,
+            &mut pieces,
+            Piece::Bomb,
+            &not_front,
+            rng,
+        );
+        place_among(
+            &mut cells,
+            &mut free,
+            &mut pieces,
+            Piece::Engineer,
+            &not_corner,
+            rng,
+        );
 
         free.shuffle(rng);
         for (s, p) in free.into_iter().zip(pieces) {

@@ -24,11 +24,15 @@ impl AttackRefusal {
             AttackRefusal::OwnPiece => "a piece cannot attack a piece of its own colour",
             AttackRefusal::FaceDown => "a face-down piece cannot be attacked",
             AttackRefusal::InCamp => "a piece in a camp cannot be attacked",
-            AttackRefusal::MineNeedsEngineerOrBomb => "only an engineer or a bomb may attack a mine",
+            AttackRefusal::MineNeedsEngineerOrBomb => {
+                "only an engineer or a bomb may attack a mine"
+            }
             AttackRefusal::FlagGuardedByMines => {
                 "the flag cannot be attacked while any mine of its colour is on the board"
             }
-            AttackRefusal::Suicide => "no_suicide is on: a piece may not attack a higher-ranked one",
+            AttackRefusal::Suicide => {
+                "no_suicide is on: a piece may not attack a higher-ranked one"
+            }
         }
     }
 }
@@ -47,7 +51,15 @@ impl std::fmt::Debug for Position {
         let mut m = f.debug_map();
         for s in Square::all() {
             if let Some(t) = self.cells[s.index()] {
-                m.entry(&s, &format_args!("{}:{}:{}", t.piece, t.colour, if t.shown { "up" } else { "down" }));
+                m.entry(
+                    &s,
+                    &format_args!(
+                        "{}:{}:{}",
+                        t.piece,
+                        t.colour,
+                        if t.shown { "up" } else { "down" }
+                    ),
+                );
             }
         }
         m.finish()
@@ -84,9 +96,12 @@ impl Position {
     }
 
     pub fn tokens(&self) -> impl Iterator<Item = (Square, Token)> + '_ {
-        SquareSet(self.occupied)
-            .iter()
-            .map(|s| (s, self.cells[s.index()].expect("occupied square holds a token")))
+        SquareSet(self.occupied).iter().map(|s| {
+            (
+                s,
+                self.cells[s.index()].expect("occupied square holds a token"),
+            )
+        })
     }
 
     pub fn occupied(&self) -> SquareSet {

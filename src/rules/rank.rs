@@ -64,7 +64,10 @@ impl Rank {
     /// Progress from this rank's floor to the next rank's, in 0.0..=1.0; 1.0 at the top.
     pub fn progress(score: i64) -> f64 {
         let r = Rank::for_score(score);
-        match (r.from_score.unwrap_or(0), r.next().and_then(|n| n.from_score)) {
+        match (
+            r.from_score.unwrap_or(0),
+            r.next().and_then(|n| n.from_score),
+        ) {
             (_, None) => 1.0,
             (floor, Some(next)) => ((score - floor) as f64 / (next - floor) as f64).clamp(0.0, 1.0),
         }

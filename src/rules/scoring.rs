@@ -51,7 +51,11 @@ impl ScoreFacts {
         let lost = self.loser_lost;
         match self.outcome.reason {
             EndReason::Flag => {
-                let times = if lost >= 24 { 5 } else { by_losses(lost, 3, 2, 1) };
+                let times = if lost >= 24 {
+                    5
+                } else {
+                    by_losses(lost, 3, 2, 1)
+                };
                 let bonus = if self.all_face_up { 2 } else { 0 };
                 (times * base + bonus, -(times * base) - bonus)
             }
@@ -72,7 +76,11 @@ impl ScoreFacts {
     /// and a game decided within 30 steps gives the winner nothing.
     fn standard_score(&self) -> (i32, i32) {
         let won = if self.steps <= 30 { 0 } else { 1 };
-        let lost = if self.outcome.reason == EndReason::Escape { -2 } else { -1 };
+        let lost = if self.outcome.reason == EndReason::Escape {
+            -2
+        } else {
+            -1
+        };
         (won, lost)
     }
 

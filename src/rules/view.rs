@@ -46,7 +46,12 @@ pub struct CellView {
 }
 
 /// Whether `viewer` may know what `token` is, in `variant`, with `colours` assigned.
-pub fn can_see(variant: Variant, colours: Option<[Colour; 2]>, viewer: Viewer, token: Token) -> bool {
+pub fn can_see(
+    variant: Variant,
+    colours: Option<[Colour; 2]>,
+    viewer: Viewer,
+    token: Token,
+) -> bool {
     if token.shown {
         return true;
     }
@@ -56,7 +61,12 @@ pub fn can_see(variant: Variant, colours: Option<[Colour; 2]>, viewer: Viewer, t
     }
 }
 
-pub fn cell_view(variant: Variant, colours: Option<[Colour; 2]>, viewer: Viewer, token: Token) -> CellView {
+pub fn cell_view(
+    variant: Variant,
+    colours: Option<[Colour; 2]>,
+    viewer: Viewer,
+    token: Token,
+) -> CellView {
     let face = if token.shown { Face::Up } else { Face::Down };
     if can_see(variant, colours, viewer, token) {
         CellView {
@@ -279,7 +289,12 @@ pub enum EventKind {
 impl EventView {
     /// Cuts `applied` down to what `viewer` may know. `colours` are the game's colours
     /// after the action.
-    pub fn of(applied: &Applied, variant: Variant, colours: Option<[Colour; 2]>, viewer: Viewer) -> EventView {
+    pub fn of(
+        applied: &Applied,
+        variant: Variant,
+        colours: Option<[Colour; 2]>,
+        viewer: Viewer,
+    ) -> EventView {
         let kind = match applied.effect {
             // A flip shows the piece to everyone.
             Effect::Flipped { at, token } => EventKind::Flip {

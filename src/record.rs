@@ -1,0 +1,578 @@
+//! The game record format `junqi-record/1`: reading, writing and replaying it.
+//!
+//! Reading is done by hand over `serde_json::Value` rather than by derive, because a
+//! player handed a bad record deserves to hear which field or which action is wrong,
+//! in words, and derive's messages cannot say that.
+
+use crate::rules::deal::{self, Deal};
+use crate::rules::{Action, Colour, Game, Layout, Options, Outcome, Piece, Seat, Square, Variant};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub const FORMAT: &str = "junqi-record/1";
+
+/// Where the pieces started: a flip deal, or two standard layouts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Setup {
+    Deal(Deal),
+    Layouts { south: Layout, north: Layout },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub variant: Variant,
+    pub options: Options,
+    pub base: i32,
+    pub first: Seat,
+    /// `None` while a game is running: the deal is not served before the end.
+    pub setup: Option<Setup>,
+    pub salt: Option<String>,
+    pub commitment: Option<String>,
+    pub actions: Vec<(Seat, Action)>,
+    pub at_ms: Option<Vec<u64>>,
+    /// When the clock alone ended the game (the three-hour draw).
+    pub end_ms: Option<u64>,
+    /// The result the record claims, if it carries one; checked on replay.
+    pub claimed: Option<Claimed>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimed {
+    pub result: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// Why a record is not valid. `action` is the index of the first bad action, if the
+/// trouble is an action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordError {
+    pub action: Option<usize>,
+    pub message: String,
+}
+
+impl RecordError {
+    fn field(message: impl Into<String>) -> RecordError {
+        RecordError {
+            action: None,
+            message: message.into(),
+        }
+    }
+    fn at(index: usize, message: impl Into<String>) -> RecordError {
+        RecordError {
+            action: Some(index),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.action {
+            Some(i) => write!(f, "action {i}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// The replayed outcome of a valid record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub game: Game,
+    pub score: Option<[i32; 2]>,
+    pub commitment_checked: bool,
+}
+
+impl Verdict {
+    pub fn to_json(&self) -> Value {
+        let outcome = self.game.outcome();
+        json!({
+            "valid": true,
+            "variant": self.game.variant(),
+            "result": outcome.map(result_name),
+            "reason": outcome.map(|o| o.reason),
+            "steps": self.game.steps(),
+            "colours": self.game.colours().map(|c| json!({"south": c[0], "north": c[1]})),
+            "score": self.score.map(|s| json!({"south": s[0], "north": s[1]})),
+            "commitment_checked": self.commitment_checked,
+        })
+    }
+}
+
+pub fn result_name(o: Outcome) -> &'static str {
+    match o.winner {
+        Some(s) => s.name(),
+        None => "draw",
+    }
+}
+
+pub fn invalid_json(e: &RecordError) -> Value {
+    json!({"valid": false, "action": e.action, "error": e.message})
+}
+
+impl Record {
+    /// A record of a game just begun, with no actions yet.
+    pub fn new(variant: Variant, options: Options, base: i32, first: Seat, setup: Setup) -> Record {
+        Record {
+            variant,
+            options,
+            base,
+            first,
+            setup: Some(setup),
+            salt: None,
+            commitment: None,
+            actions: Vec::new(),
+            at_ms: None,
+            end_ms: None,
+            claimed: None,
+        }
+    }
+
+    /// Builds the game the record starts from.
+    pub fn start(&self) -> Result<Game, RecordError> {
+        match &self.setup {
+            Some(Setup::Deal(d)) if self.variant == Variant::Flip => {
+                Ok(Game::new_flip(self.options, d, self.first))
+            }
+            Some(Setup::Layouts { south, north }) if self.variant == Variant::Standard => {
+                Ok(Game::new_standard(self.options, south, north, self.first))
+            }
+            Some(_) => Err(RecordError::field(match self.variant {
+                Variant::Flip => "a flip record needs a deal, not layouts",
+                Variant::Standard => "a standard record needs layouts, not a deal",
+            })),
+            None => Err(RecordError::field(match self.variant {
+                Variant::Flip => "the record has no deal (it is served only after the game ends)",
+                Variant::Standard => {
+                    "the record has no layouts (they are served only after the game ends)"
+                }
+            })),
+        }
+    }
+
+    /// The commitment string's entries for the record's setup, in square order.
+    fn commitment_of(&self, salt: &str) -> Option<String> {
+        match self.setup.as_ref()? {
+            Setup::Deal(d) => Some(d.commitment(salt)),
+            Setup::Layouts { south, north } => {
+                let mut all: BTreeMap<Square, (Piece, Colour)> = BTreeMap::new();
+                for (s, p) in &south.0 {
+                    all.insert(*s, (*p, Colour::Red));
+                }
+                for (s, p) in &north.0 {
+                    all.insert(*s, (*p, Colour::Blue));
+                }
+                Some(deal::commitment(
+                    all.into_iter().map(|(s, (p, c))| (s, p, c)),
+                    salt,
+                ))
+            }
+        }
+    }
+
+    /// Replays the record: checks the setup, the commitment, and every action in turn.
+    pub fn verify(&self) -> Result<Verdict, RecordError> {
+        if let Some(at) = &self.at_ms
+            && at.len() != self.actions.len()
+        {
+            return Err(RecordError::field(format!(
+                "at_ms has {} entries for {} actions",
+                at.len(),
+                self.actions.len()
+            )));
+        }
+        let commitment_checked = match (&self.salt, &self.commitment) {
+            (Some(salt), Some(c)) => {
+                let expected = self.commitment_of(salt).ok_or_else(|| {
+                    RecordError::field("the record has no setup to check the commitment against")
+                })?;
+                if &expected != c {
+                    return Err(RecordError::field(format!(
+                        "the commitment does not match the deal and salt (expected {expected}, the record says {c})"
+                    )));
+                }
+                true
+            }
+            (None, None) if self.variant == Variant::Standard => false,
+            (None, _) => {
+                return Err(RecordError::field(
+                    "the record has no salt, so its deal cannot be checked",
+                ));
+            }
+            (_, None) => return Err(RecordError::field("the record has no commitment")),
+        };
+        let mut game = self.start()?;
+        for (i, &(seat, action)) in self.actions.iter().enumerate() {
+            let at = self.at_ms.as_ref().map(|v| v[i]);
+            game.apply(seat, action, at)
+                .map_err(|e| RecordError::at(i, format!("{seat} {}: {e}", describe(action))))?;
+        }
+        if let Some(end) = self.end_ms {
+            if end < game.elapsed_ms() {
+                return Err(RecordError::field(format!(
+                    "end_ms {end} is before the last action at {} ms",
+                    game.elapsed_ms()
+                )));
+            }
+            game.expire(end);
+        }
+        if let Some(claim) = &self.claimed {
+            let outcome = game.outcome();
+            let result = outcome.map(|o| result_name(o).to_string());
+            let reason = outcome.map(|o| o.reason.name().to_string());
+            if claim.result.is_some() && claim.result != result {
+                return Err(RecordError::field(format!(
+                    "the record says the result is {}, the replay gives {}",
+                    claim.result.as_deref().unwrap_or("null"),
+                    result.as_deref().unwrap_or("null (not over)")
+                )));
+            }
+            if claim.reason.is_some() && claim.reason != reason {
+                return Err(RecordError::field(format!(
+                    "the record says the reason is {}, the replay gives {}",
+                    claim.reason.as_deref().unwrap_or("null"),
+                    reason.as_deref().unwrap_or("null (not over)")
+                )));
+            }
+        }
+        let score = game.score(self.base);
+        Ok(Verdict {
+            game,
+            score,
+            commitment_checked,
+        })
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("format".into(), json!(FORMAT));
+        m.insert("variant".into(), json!(self.variant));
+        m.insert("ruleset".into(), json!(self.variant.ruleset()));
+        m.insert(
+            "options".into(),
+            serde_json::to_value(self.options).expect("options serialise"),
+        );
+        m.insert("base".into(), json!(self.base));
+        m.insert("first".into(), json!(self.first));
+        match &self.setup {
+            Some(Setup::Deal(d)) => {
+                let mut deal = Map::new();
+                for (s, (p, c)) in d.entries() {
+                    deal.insert(s.to_string(), json!({"piece": p, "colour": c}));
+                }
+                m.insert("deal".into(), Value::Object(deal));
+            }
+            Some(Setup::Layouts { south, north }) => {
+                let side = |l: &Layout| {
+                    Value::Object(l.0.iter().map(|(s, p)| (s.to_string(), json!(p))).collect())
+                };
+                m.insert(
+                    "layouts".into(),
+                    json!({"south": side(south), "north": side(north)}),
+                );
+            }
+            None => {}
+        }
+        if let Some(s) = &self.salt {
+            m.insert("salt".into(), json!(s));
+        }
+        if let Some(c) = &self.commitment {
+            m.insert("commitment".into(), json!(c));
+        }
+        let actions: Vec<Value> = self
+            .actions
+            .iter()
+            .map(|(seat, a)| {
+                let mut v = serde_json::to_value(a).expect("action serialises");
+                v.as_object_mut()
+                    .expect("action is an object")
+                    .insert("seat".into(), json!(seat));
+                v
+            })
+            .collect();
+        m.insert("actions".into(), Value::Array(actions));
+        if let Some(at) = &self.at_ms {
+            m.insert("at_ms".into(), json!(at));
+        }
+        if let Some(e) = self.end_ms {
+            m.insert("end_ms".into(), json!(e));
+        }
+        if let Some(c) = &self.claimed {
+            m.insert("result".into(), json!(c.result));
+            m.insert("reason".into(), json!(c.reason));
+        }
+        Value::Object(m)
+    }
+
+    pub fn parse_str(text: &str) -> Result<Record, RecordError> {
+        let v: Value = serde_json::from_str(text).map_err(|e| {
+            RecordError::field(format!(
+                "malformed JSON at line {} column {}: {e}",
+                e.line(),
+                e.column()
+            ))
+        })?;
+        Record::from_json(&v)
+    }
+
+    pub fn from_json(v: &Value) -> Result<Record, RecordError> {
+        let obj = v
+            .as_object()
+            .ok_or_else(|| RecordError::field("a record is a JSON object"))?;
+        let format = str_field(obj, "format")?;
+        if format != FORMAT {
+            return Err(RecordError::field(format!(
+                "format is {format:?}; this verifier reads {FORMAT:?}"
+            )));
+        }
+        let variant = match str_field(obj, "variant")? {
+            "flip" => Variant::Flip,
+            "standard" => Variant::Standard,
+            other => {
+                return Err(RecordError::field(format!(
+                    "unknown variant {other:?} (flip or standard)"
+                )));
+            }
+        };
+        let ruleset = str_field(obj, "ruleset")?;
+        if ruleset != variant.ruleset() {
+            return Err(RecordError::field(format!(
+                "ruleset {ruleset:?} does not belong to variant {}; expected {:?}",
+                variant.name(),
+                variant.ruleset()
+            )));
+        }
+        let options: Options = match obj.get("options") {
+            None | Some(Value::Null) => Options::default(),
+            Some(o) => serde_json::from_value(o.clone())
+                .map_err(|e| RecordError::field(format!("options: {e}")))?,
+        };
+        let base = match obj.get("base") {
+            None => 1,
+            Some(b) => b
+                .as_i64()
+                .filter(|&b| (1..=1_000_000).contains(&b))
+                .ok_or_else(|| RecordError::field("base must be a whole number from 1"))?
+                as i32,
+        };
+        let first = seat(obj.get("first"), "first")?;
+        let setup = match variant {
+            Variant::Flip => obj
+                .get("deal")
+                .map(parse_deal)
+                .transpose()?
+                .map(Setup::Deal),
+            Variant::Standard => obj.get("layouts").map(parse_layouts).transpose()?,
+        };
+        let salt = opt_str(obj, "salt")?;
+        let commitment = opt_str(obj, "commitment")?;
+        let actions = obj
+            .get("actions")
+            .ok_or_else(|| RecordError::field("missing field \"actions\""))?
+            .as_array()
+            .ok_or_else(|| RecordError::field("actions must be an array"))?
+            .iter()
+            .enumerate()
+            .map(|(i, a)| parse_action(a).map_err(|m| RecordError::at(i, m)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let at_ms = match obj.get("at_ms") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(xs)) => Some(
+                xs.iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        x.as_u64().ok_or_else(|| {
+                            RecordError::field(format!(
+                                "at_ms[{i}] must be a whole number of milliseconds"
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            Some(_) => return Err(RecordError::field("at_ms must be an array")),
+        };
+        let end_ms = match obj.get("end_ms") {
+            None | Some(Value::Null) => None,
+            Some(x) => Some(x.as_u64().ok_or_else(|| {
+                RecordError::field("end_ms must be a whole number of milliseconds")
+            })?),
+        };
+        let claimed = if obj.contains_key("result") || obj.contains_key("reason") {
+            Some(Claimed {
+                result: opt_str(obj, "result")?.map(str::to_string),
+                reason: opt_str(obj, "reason")?.map(str::to_string),
+            })
+        } else {
+            None
+        };
+        Ok(Record {
+            variant,
+            options,
+            base,
+            first,
+            setup,
+            salt: salt.map(str::to_string),
+            commitment: commitment.map(str::to_string),
+            actions,
+            at_ms,
+            end_ms,
+            claimed,
+        })
+    }
+}
+
+fn describe(a: Action) -> String {
+    match a {
+        Action::Flip(s) => format!("flip {s}"),
+        Action::Move { from, to } => format!("move {from}→{to}"),
+        Action::Timeout => "timeout".into(),
+        Action::Pass => "pass".into(),
+        Action::OfferDraw => "draw offer".into(),
+        Action::AcceptDraw => "draw accept".into(),
+        Action::DeclineDraw => "draw decline".into(),
+        Action::Resign => "resignation".into(),
+        Action::Escape => "escape".into(),
+    }
+}
+
+fn str_field<'a>(obj: &'a Map<String, Value>, key: &str) -> Result<&'a str, RecordError> {
+    obj.get(key)
+        .ok_or_else(|| RecordError::field(format!("missing field {key:?}")))?
+        .as_str()
+        .ok_or_else(|| RecordError::field(format!("{key} must be a string")))
+}
+
+fn opt_str<'a>(obj: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>, RecordError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(RecordError::field(format!("{key} must be a string"))),
+    }
+}
+
+fn seat(v: Option<&Value>, what: &str) -> Result<Seat, RecordError> {
+    parse_seat(v).map_err(|m| RecordError::field(format!("{what}: {m}")))
+}
+
+fn parse_seat(v: Option<&Value>) -> Result<Seat, String> {
+    match v.and_then(Value::as_str) {
+        Some("south") => Ok(Seat::South),
+        Some("north") => Ok(Seat::North),
+        Some(other) => Err(format!("unknown seat {other:?} (south or north)")),
+        None => Err("a seat (\"south\" or \"north\") is required".into()),
+    }
+}
+
+fn square(s: &str) -> Result<Square, String> {
+    s.parse()
+        .map_err(|e: crate::rules::board::BadSquare| e.to_string())
+}
+
+fn piece(v: &Value) -> Result<Piece, String> {
+    let name = v.as_str().ok_or("a piece name must be a string")?;
+    name.parse()
+        .map_err(|e: crate::rules::piece::BadPiece| e.to_string())
+}
+
+fn parse_deal(v: &Value) -> Result<Deal, RecordError> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| RecordError::field("deal must be an object of square → {piece, colour}"))?;
+    let mut entries = Vec::with_capacity(obj.len());
+    for (k, e) in obj {
+        let err = |m: String| RecordError::field(format!("deal {k}: {m}"));
+        let s = square(k).map_err(err)?;
+        let p = piece(e.get("piece").unwrap_or(&Value::Null)).map_err(err)?;
+        let c = match e.get("colour").and_then(Value::as_str) {
+            Some("red") => Colour::Red,
+            Some("blue") => Colour::Blue,
+            other => return Err(err(format!("unknown colour {other:?} (red or blue)"))),
+        };
+        entries.push((s, p, c));
+    }
+    Deal::from_entries(entries).map_err(|e| RecordError::field(e.to_string()))
+}
+
+fn parse_layouts(v: &Value) -> Result<Setup, RecordError> {
+    let side = |seat: Seat| -> Result<Layout, RecordError> {
+        let obj = v
+            .get(seat.name())
+            .and_then(Value::as_object)
+            .ok_or_else(|| {
+                RecordError::field(format!(
+                    "layouts.{seat} must be an object of square → piece"
+                ))
+            })?;
+        let mut l = Layout::default();
+        for (k, e) in obj {
+            let err = |m: String| RecordError::field(format!("layouts.{seat} {k}: {m}"));
+            let s = square(k).map_err(err)?;
+            let p = match e {
+                Value::Object(o) => piece(o.get("piece").unwrap_or(&Value::Null)),
+                other => piece(other),
+            }
+            .map_err(err)?;
+            l.0.insert(s, p);
+        }
+        let bad = l.violations(seat);
+        if let Some(first) = bad.first() {
+            return Err(RecordError::field(format!("layouts.{seat}: {first}")));
+        }
+        Ok(l)
+    };
+    Ok(Setup::Layouts {
+        south: side(Seat::South)?,
+        north: side(Seat::North)?,
+    })
+}
+
+/// One action object: a `seat` and exactly one action key.
+fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
+    let obj = v.as_object().ok_or("an action is a JSON object")?;
+    let seat = parse_seat(obj.get("seat"))?;
+    let mut found = None;
+    for (k, val) in obj {
+        if k == "seat" {
+            continue;
+        }
+        let flag = |name: &str, a: Action| {
+            if val == &Value::Bool(true) {
+                Ok(a)
+            } else {
+                Err(format!("{name} must be true"))
+            }
+        };
+        let action = match k.as_str() {
+            "flip" => Action::Flip(square(val.as_str().ok_or("flip names a square")?)?),
+            "move" => {
+                let from = val
+                    .get("from")
+                    .and_then(Value::as_str)
+                    .ok_or("move needs from and to squares")?;
+                let to = val
+                    .get("to")
+                    .and_then(Value::as_str)
+                    .ok_or("move needs from and to squares")?;
+                Action::Move {
+                    from: square(from)?,
+                    to: square(to)?,
+                }
+            }
+            "timeout" => flag(k, Action::Timeout)?,
+            "pass" => flag(k, Action::Pass)?,
+            "offer_draw" => flag(k, Action::OfferDraw)?,
+            "accept_draw" => flag(k, Action::AcceptDraw)?,
+            "decline_draw" => flag(k, Action::DeclineDraw)?,
+            "resign" => flag(k, Action::Resign)?,
+            "escape" => flag(k, Action::Escape)?,
+            other => return Err(format!("unknown action {other:?}")),
+        };
+        if found.replace(action).is_some() {
+            return Err("an action object holds exactly one action".into());
+        }
+    }
+    let action = found.ok_or("the action object names no action")?;
+    Ok((seat, action))
+}

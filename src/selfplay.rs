@@ -1,0 +1,151 @@
+//! Random self-play: both seats choose uniformly among the legal flips and moves.
+//! Used by `junqi selfplay`, the benchmarks and the property tests.
+
+use crate::record::{Record, Setup};
+use crate::rules::deal::{Deal, new_salt};
+use crate::rules::{Action, EndReason, Game, Layout, Options, Outcome, Seat, Variant};
+use rand::rngs::StdRng;
+use rand::{CryptoRng, RngExt, SeedableRng};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Sets up a new game with a random deal or random layouts and a random first seat.
+pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, Record) {
+    let first = if rng.random::<bool>() {
+        Seat::South
+    } else {
+        Seat::North
+    };
+    let options = Options::default();
+    match variant {
+        Variant::Flip => {
+            let deal = Deal::random(rng);
+            let salt = new_salt(rng);
+            let game = Game::new_flip(options, &deal, first);
+            let mut record = Record::new(variant, options, 1, first, Setup::Deal(deal.clone()));
+            record.commitment = Some(deal.commitment(&salt));
+            record.salt = Some(salt);
+            (game, record)
+        }
+        Variant::Standard => {
+            let south = Layout::random(Seat::South, rng);
+            let north = Layout::random(Seat::North, rng);
+            let game = Game::new_standard(options, &south, &north, first);
+            (
+                game,
+                Record::new(variant, options, 1, first, Setup::Layouts { south, north }),
+            )
+        }
+    }
+}
+
+/// Plays `game` to its end, choosing uniformly among the legal flips and moves, and
+/// calls `on_action` with each action taken. Returns the number of actions.
+pub fn play_out<R: RngExt + ?Sized>(
+    game: &mut Game,
+    rng: &mut R,
+    legal: &mut Vec<Action>,
+    mut on_action: impl FnMut(Seat, Action),
+) -> u32 {
+    let mut n = 0;
+    while !game.is_over() {
+        legal.clear();
+        game.legal_actions(legal);
+        let seat = game.to_move();
+        let action = legal[rng.random_range(0..legal.len())];
+        game.apply(seat, action, None)
+            .expect("a listed legal action is accepted");
+        on_action(seat, action);
+        n += 1;
+    }
+    n
+}
+
+/// One random game and its record.
+pub fn random_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, Record) {
+    let (mut game, mut record) = new_game(variant, rng);
+    let mut legal = Vec::with_capacity(128);
+    play_out(&mut game, rng, &mut legal, |s, a| {
+        record.actions.push((s, a))
+    });
+    (game, record)
+}
+
+/// What a self-play run found.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    pub variant: Variant,
+    pub games: u64,
+    pub seed: u64,
+    pub actions: u64,
+    pub mean_length: f64,
+    pub seconds: f64,
+    pub actions_per_second: f64,
+    /// Games by "result/reason", e.g. "south/flag" or "draw/no_capture_limit".
+    pub outcomes: BTreeMap<String, u64>,
+}
+
+/// Plays `games` games on one thread from `seed`, computing the full legal list at
+/// every step, and times the whole loop, set-up included.
+pub fn run(variant: Variant, games: u64, seed: u64) -> Report {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut legal = Vec::with_capacity(128);
+    let mut actions = 0u64;
+    let start = Instant::now();
+    for _ in 0..games {
+        let (mut game, _) = new_game(variant, &mut rng);
+        actions += play_out(&mut game, &mut rng, &mut legal, |_, _| {}) as u64;
+        let o = game.outcome().expect("played out");
+        *outcomes.entry(outcome_key(o)).or_default() += 1;
+    }
+    let elapsed = start.elapsed().max(Duration::from_nanos(1));
+    Report {
+        variant,
+        games,
+        seed,
+        actions,
+        mean_length: if games == 0 {
+            0.0
+        } else {
+            actions as f64 / games as f64
+        },
+        seconds: elapsed.as_secs_f64(),
+        actions_per_second: actions as f64 / elapsed.as_secs_f64(),
+        outcomes,
+    }
+}
+
+pub fn outcome_key(o: Outcome) -> String {
+    format!("{}/{}", crate::record::result_name(o), o.reason)
+}
+
+impl Report {
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "{} games of {} (seed {}): {} actions, mean length {:.1}\n",
+            self.games,
+            self.variant.name(),
+            self.seed,
+            self.actions,
+            self.mean_length
+        );
+        s += "outcomes by reason:\n";
+        let mut by_reason: BTreeMap<&str, u64> = BTreeMap::new();
+        for (k, n) in &self.outcomes {
+            let reason = k.split('/').nth(1).unwrap_or(k);
+            *by_reason.entry(reason).or_default() += n;
+        }
+        for r in EndReason::ALL {
+            if let Some(n) = by_reason.get(r.name()) {
+                let pct = 100.0 * *n as f64 / self.games.max(1) as f64;
+                s += &format!("  {:<17} {:>8}  {:5.1}%\n", r.name(), n, pct);
+            }
+        }
+        s += &format!(
+            "throughput: {:.0} actions/s on one thread ({:.3} s)\n",
+            self.actions_per_second, self.seconds
+        );
+        s
+    }
+}
