@@ -368,11 +368,7 @@ fn bad_square_names_are_rejected_naming_the_input() {
 
 #[test]
 fn square_names_with_a_plus_sign_are_rejected() {
-    // BUG: src/rules/board.rs, `impl FromStr for Square`: the rank digits go through
-    // `u8::from_str`, which accepts a leading '+', so "a+1" parses as a1 and "e+9" as e9
-    // (the length check allows two characters and only a leading '0' is refused).
-    // RULES §1 names squares by file a–e and rank 1–12; "a+1" is no square name, and
-    // accepting it means a record can carry a square that does not round-trip.
+    // A rank is plain digits; "a+1" must not read as a1 and then be written back as "a1".
     for bad in ["a+1", "e+9"] {
         assert!(bad.parse::<Square>().is_err(), "{bad:?} must be rejected");
     }

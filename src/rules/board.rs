@@ -101,7 +101,12 @@ impl FromStr for Square {
             return Err(bad());
         }
         let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || digits.starts_with('0') {
+        // Plain ASCII digits only: `u8::from_str` would also take "+1".
+        if digits.is_empty()
+            || digits.len() > 2
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
             return Err(bad());
         }
         let rank: u8 = digits.parse().map_err(|_| bad())?;

@@ -175,9 +175,7 @@ impl Position {
         attacker: Token,
         target: Square,
     ) -> Option<AttackRefusal> {
-        let Some(defender) = self.get(target) else {
-            return None;
-        };
+        let defender = self.get(target)?;
         if defender.colour == attacker.colour {
             return Some(AttackRefusal::OwnPiece);
         }
