@@ -2,7 +2,8 @@
 //! Used by `junqi selfplay`, the benchmarks and the property tests.
 
 use crate::record::{Record, Setup};
-use crate::rules::deal::{Deal, new_salt};
+use crate::rules::deal::FlipStart;
+use crate::rules::layout::Deployment;
 use crate::rules::{Action, EndReason, Game, Layout, Options, Outcome, Seat, Variant};
 use rand::rngs::StdRng;
 use rand::{CryptoRng, RngExt, SeedableRng};
@@ -11,30 +12,36 @@ use std::time::{Duration, Instant};
 
 /// Sets up a new game with a random deal or random layouts and a random first seat.
 pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, Record) {
-    let first = if rng.random::<bool>() {
-        Seat::South
-    } else {
-        Seat::North
-    };
     let options = Options::default();
     match variant {
         Variant::Flip => {
-            let deal = Deal::random(rng);
-            let salt = new_salt(rng);
-            let game = Game::new_flip(options, &deal, first);
-            let mut record = Record::new(variant, options, 1, first, Setup::Deal(deal.clone()));
-            record.commitment = Some(deal.commitment(&salt));
-            record.salt = Some(salt);
+            let start = FlipStart::random(rng);
+            let game = start.game(options);
+            let mut record = Record::new(variant, options, 1, start.first, Setup::Deal(start.deal));
+            record.commitment = Some(start.commitment);
+            record.salt = Some(start.salt);
             (game, record)
         }
         Variant::Standard => {
-            let south = Layout::random(Seat::South, rng);
-            let north = Layout::random(Seat::North, rng);
-            let game = Game::new_standard(options, &south, &north, first);
-            (
-                game,
-                Record::new(variant, options, 1, first, Setup::Layouts { south, north }),
-            )
+            let mut deployment = Deployment::new(
+                Layout::random(Seat::South, rng),
+                Layout::random(Seat::North, rng),
+            );
+            let first = if rng.random::<bool>() {
+                Seat::South
+            } else {
+                Seat::North
+            };
+            deployment.ready(first).expect("a random layout is valid");
+            deployment
+                .ready(first.other())
+                .expect("a random layout is valid");
+            let game = deployment.start(options).expect("both seats ready");
+            let setup = Setup::Layouts {
+                south: deployment.layout(Seat::South).clone(),
+                north: deployment.layout(Seat::North).clone(),
+            };
+            (game, Record::new(variant, options, 1, first, setup))
         }
     }
 }

@@ -421,3 +421,61 @@ fn a_game_decided_within_thirty_steps_gives_the_winner_nothing() {
     );
     assert_eq!(g.score(1), Some([1, -1]));
 }
+
+#[test]
+fn deployment_swaps_locks_on_ready_and_the_first_ready_moves_first() {
+    use junqi::rules::layout::{Deployment, DeploymentError};
+    let mut rng = StdRng::seed_from_u64(21);
+    let south = Layout::random(Seat::South, &mut rng);
+    let north = Layout::random(Seat::North, &mut rng);
+    let mut d = Deployment::new(south.clone(), north);
+    let (a, b) = (sq("a6"), sq("c6"));
+    d.swap(Seat::South, a, b).unwrap();
+    assert_eq!(d.layout(Seat::South).0[&a], south.0[&b]);
+    assert_eq!(
+        d.swap(Seat::South, a, sq("a8")),
+        Err(DeploymentError::NotYourPiece(sq("a8")))
+    );
+    d.ready(Seat::North).unwrap();
+    assert_eq!(
+        d.swap(Seat::North, sq("a7"), sq("c7")),
+        Err(DeploymentError::AlreadyReady)
+    );
+    assert!(
+        d.start(Options::default()).is_none(),
+        "south is not ready yet"
+    );
+    d.ready(Seat::South).unwrap();
+    let g = d.start(Options::default()).unwrap();
+    assert_eq!(g.to_move(), Seat::North, "north was ready first");
+}
+
+#[test]
+fn an_invalid_layout_cannot_be_readied_and_is_replaced_when_time_runs_out() {
+    use junqi::rules::layout::{Deployment, DeploymentError};
+    let mut rng = StdRng::seed_from_u64(22);
+    let south = Layout::random(Seat::South, &mut rng);
+    let north = Layout::random(Seat::North, &mut rng);
+    let flag = *south.0.iter().find(|(_, p)| **p == Piece::Flag).unwrap().0;
+    let mut d = Deployment::new(south.clone(), north.clone());
+    d.swap(Seat::South, flag, sq("c6")).unwrap();
+    match d.ready(Seat::South) {
+        Err(DeploymentError::Invalid(v)) => {
+            assert!(v.contains(&LayoutViolation::FlagOutsideHeadquarters(sq("c6"))))
+        }
+        other => panic!("{other:?}"),
+    }
+    d.expire(&mut rng);
+    assert!(d.is_done());
+    assert!(
+        d.layout(Seat::South).is_valid(Seat::South),
+        "replaced by a random valid layout"
+    );
+    assert_ne!(d.layout(Seat::South), &south);
+    assert_eq!(
+        d.layout(Seat::North),
+        &north,
+        "a valid layout is kept as it is"
+    );
+    assert_eq!(d.first(), Some(Seat::South), "no one was ready: seat order");
+}

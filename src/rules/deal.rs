@@ -1,7 +1,9 @@
 //! The flip-chess deal and its commitment (RULES §3.1).
 
 use super::board::{SQUARES, Square, StationKind, non_camp_squares};
-use super::piece::{Colour, Piece};
+use super::game::Game;
+use super::options::Options;
+use super::piece::{Colour, Piece, Seat};
 use rand::seq::SliceRandom;
 use rand::{CryptoRng, RngExt};
 use sha2::{Digest, Sha256};
@@ -142,4 +144,38 @@ pub fn commitment(entries: impl Iterator<Item = (Square, Piece, Colour)>, salt: 
 pub fn new_salt<R: CryptoRng + ?Sized>(rng: &mut R) -> String {
     let bytes: [u8; 32] = rng.random();
     hex::encode(bytes)
+}
+
+/// Everything a new flip game starts from: the deal, who acts first, and the salt and
+/// commitment published at the start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlipStart {
+    pub deal: Deal,
+    pub first: Seat,
+    pub salt: String,
+    pub commitment: String,
+}
+
+impl FlipStart {
+    /// Shuffles a deal, picks the first seat at random and commits to the deal.
+    pub fn random<R: CryptoRng + ?Sized>(rng: &mut R) -> FlipStart {
+        let deal = Deal::random(rng);
+        let first = if rng.random::<bool>() {
+            Seat::South
+        } else {
+            Seat::North
+        };
+        let salt = new_salt(rng);
+        let commitment = deal.commitment(&salt);
+        FlipStart {
+            deal,
+            first,
+            salt,
+            commitment,
+        }
+    }
+
+    pub fn game(&self, options: Options) -> Game {
+        Game::new_flip(options, &self.deal, self.first)
+    }
 }

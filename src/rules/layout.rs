@@ -235,3 +235,120 @@ impl Layout {
         Layout(cells)
     }
 }
+
+/// The deployment phase of a standard game: each seat arranges its layout by swapping
+/// pieces, then declares itself ready; the first seat ready moves first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deployment {
+    layouts: [Layout; 2],
+    ready: Vec<Seat>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeploymentError {
+    AlreadyReady,
+    NotYourPiece(Square),
+    Invalid(Vec<LayoutViolation>),
+}
+
+impl fmt::Display for DeploymentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeploymentError::AlreadyReady => write!(f, "your layout is locked: you are ready"),
+            DeploymentError::NotYourPiece(s) => write!(f, "{s} does not hold one of your pieces"),
+            DeploymentError::Invalid(v) => {
+                let reasons: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+                write!(f, "the layout breaks the rules: {}", reasons.join("; "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for DeploymentError {}
+
+impl Deployment {
+    /// Starts from each seat's preferred layout (the last one used, or a random one).
+    pub fn new(south: Layout, north: Layout) -> Deployment {
+        Deployment {
+            layouts: [south, north],
+            ready: Vec::new(),
+        }
+    }
+
+    pub fn layout(&self, seat: Seat) -> &Layout {
+        &self.layouts[seat.index()]
+    }
+
+    pub fn is_ready(&self, seat: Seat) -> bool {
+        self.ready.contains(&seat)
+    }
+
+    /// Replaces a seat's whole layout (a saved one loaded, or a random one), before ready.
+    pub fn set_layout(&mut self, seat: Seat, layout: Layout) -> Result<(), DeploymentError> {
+        if self.is_ready(seat) {
+            return Err(DeploymentError::AlreadyReady);
+        }
+        self.layouts[seat.index()] = layout;
+        Ok(())
+    }
+
+    pub fn swap(&mut self, seat: Seat, a: Square, b: Square) -> Result<(), DeploymentError> {
+        if self.is_ready(seat) {
+            return Err(DeploymentError::AlreadyReady);
+        }
+        let l = &mut self.layouts[seat.index()];
+        for s in [a, b] {
+            if !l.0.contains_key(&s) {
+                return Err(DeploymentError::NotYourPiece(s));
+            }
+        }
+        l.swap(a, b);
+        Ok(())
+    }
+
+    /// Locks a seat's layout if it is valid.
+    pub fn ready(&mut self, seat: Seat) -> Result<(), DeploymentError> {
+        if self.is_ready(seat) {
+            return Err(DeploymentError::AlreadyReady);
+        }
+        let v = self.layouts[seat.index()].violations(seat);
+        if !v.is_empty() {
+            return Err(DeploymentError::Invalid(v));
+        }
+        self.ready.push(seat);
+        Ok(())
+    }
+
+    /// Deployment time is up: every seat not yet ready keeps its layout if valid or gets
+    /// a random valid one, in seat order after those already ready.
+    pub fn expire<R: Rng + ?Sized>(&mut self, rng: &mut R) {
+        for seat in Seat::BOTH {
+            if !self.is_ready(seat) {
+                if !self.layouts[seat.index()].is_valid(seat) {
+                    self.layouts[seat.index()] = Layout::random(seat, rng);
+                }
+                self.ready.push(seat);
+            }
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.ready.len() == 2
+    }
+
+    /// The seat that was ready first, once there is one.
+    pub fn first(&self) -> Option<Seat> {
+        self.ready.first().copied()
+    }
+
+    /// The game, once both seats are ready.
+    pub fn start(&self, options: crate::rules::Options) -> Option<crate::rules::Game> {
+        let first = self.first().filter(|_| self.is_done())?;
+        Some(crate::rules::Game::new_standard(
+            options,
+            &self.layouts[0],
+            &self.layouts[1],
+            first,
+        ))
+    }
+}
