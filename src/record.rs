@@ -39,8 +39,9 @@ pub struct Record {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claimed {
-    pub result: Option<String>,
-    pub reason: Option<String>,
+    /// `None`: the record says nothing; `Some(None)`: it says the game is not over.
+    pub result: Option<Option<String>>,
+    pub reason: Option<Option<String>>,
 }
 
 /// Why a record is not valid. `action` is the index of the first bad action, if the
@@ -222,18 +223,23 @@ impl Record {
             let outcome = game.outcome();
             let result = outcome.map(|o| result_name(o).to_string());
             let reason = outcome.map(|o| o.reason.name().to_string());
-            if claim.result.is_some() && claim.result != result {
+            let shown = |x: &Option<String>| x.clone().unwrap_or_else(|| "null (not over)".into());
+            if let Some(claimed) = &claim.result
+                && claimed != &result
+            {
                 return Err(RecordError::field(format!(
                     "the record says the result is {}, the replay gives {}",
-                    claim.result.as_deref().unwrap_or("null"),
-                    result.as_deref().unwrap_or("null (not over)")
+                    shown(claimed),
+                    shown(&result)
                 )));
             }
-            if claim.reason.is_some() && claim.reason != reason {
+            if let Some(claimed) = &claim.reason
+                && claimed != &reason
+            {
                 return Err(RecordError::field(format!(
                     "the record says the reason is {}, the replay gives {}",
-                    claim.reason.as_deref().unwrap_or("null"),
-                    reason.as_deref().unwrap_or("null (not over)")
+                    shown(claimed),
+                    shown(&reason)
                 )));
             }
         }
@@ -300,8 +306,12 @@ impl Record {
             m.insert("end_ms".into(), json!(e));
         }
         if let Some(c) = &self.claimed {
-            m.insert("result".into(), json!(c.result));
-            m.insert("reason".into(), json!(c.reason));
+            if let Some(r) = &c.result {
+                m.insert("result".into(), json!(r));
+            }
+            if let Some(r) = &c.reason {
+                m.insert("reason".into(), json!(r));
+            }
         }
         Value::Object(m)
     }
@@ -400,9 +410,16 @@ impl Record {
             })?),
         };
         let claimed = if obj.contains_key("result") || obj.contains_key("reason") {
+            let claim = |key: &str| -> Result<Option<Option<String>>, RecordError> {
+                if obj.contains_key(key) {
+                    Ok(Some(opt_str(obj, key)?.map(str::to_string)))
+                } else {
+                    Ok(None)
+                }
+            };
             Some(Claimed {
-                result: opt_str(obj, "result")?.map(str::to_string),
-                reason: opt_str(obj, "reason")?.map(str::to_string),
+                result: claim("result")?,
+                reason: claim("reason")?,
             })
         } else {
             None

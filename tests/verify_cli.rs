@@ -437,8 +437,83 @@ fn the_format_example_shape_with_at_ms_verifies() {
     assert_eq!(line["colours"], json!({"south": "blue", "north": "red"}));
 }
 
+#[test]
+fn a_standard_record_may_carry_a_commitment_over_both_layouts() {
+    let (game, record) = random_game(Variant::Standard, &mut StdRng::seed_from_u64(16));
+    let mut value = to_value(&record);
+    // Both layouts in square order, South's pieces red and North's blue.
+    let mut entries = Map::new();
+    for (side, colour) in [("south", "red"), ("north", "blue")] {
+        for (sq, p) in value["layouts"][side].as_object().unwrap() {
+            entries.insert(sq.clone(), json!({"piece": p, "colour": colour}));
+        }
+    }
+    value["salt"] = json!("abc123");
+    value["commitment"] = json!(commitment_by_hand(&entries, "abc123"));
+    let line = verify(&value).valid().clone();
+    assert_eq!(line["commitment_checked"], json!(true));
+    assert_eq!(line["result"], result_of(&game));
+
+    value["salt"] = json!("abc124");
+    verify(&value).invalid(None, &["commitment", "does not match"]);
+}
+
+#[test]
+fn options_and_base_are_checked() {
+    let mut record = hand_record(json!([]));
+    record["options"] = json!({"colour_rule": "first_flip", "no_suicide": true});
+    verify(&record).valid();
+    record["options"] = json!({"colour_rule": "rock_paper"});
+    verify(&record).invalid(None, &["options"]);
+    record["options"] = json!({"undo": true});
+    verify(&record).invalid(None, &["options", "undo"]);
+
+    let mut record = hand_record(json!([]));
+    record["base"] = json!(0);
+    verify(&record).invalid(None, &["base"]);
+    record["base"] = json!("2");
+    verify(&record).invalid(None, &["base"]);
+}
+
+#[test]
+fn first_flip_colour_rule_gives_the_first_flip_its_colour() {
+    let mut record = hand_record(json!([{"seat": "south", "flip": "a12"}]));
+    record["options"] = json!({"colour_rule": "first_flip"});
+    let line = verify(&record).valid().clone();
+    assert_eq!(line["colours"], json!({"south": "blue", "north": "red"}));
+}
+
 // ---------------------------------------------------------------------------------------
 // Endings built by hand
+
+#[test]
+fn standard_fifth_pass_loses_and_escape_costs_two() {
+    let (_, mut record) = random_game(Variant::Standard, &mut StdRng::seed_from_u64(17));
+    record.actions.clear();
+    let first = record.first;
+    for i in 0..9 {
+        let seat = if i % 2 == 0 { first } else { first.other() };
+        let action = if i == 8 {
+            Action::Pass
+        } else {
+            Action::Timeout
+        };
+        record.actions.push((seat, action));
+    }
+    let line = verify(&to_value(&record)).valid().clone();
+    assert_eq!(line["result"], json!(first.other().name()));
+    assert_eq!(line["reason"], json!("timeouts"));
+    assert_eq!(line["steps"], json!(9), "passes count as steps");
+    // Decided within 30 steps: the winner gains nothing, the loser still loses 1.
+    assert_eq!(line["score"][first.name()], json!(-1));
+    assert_eq!(line["score"][first.other().name()], json!(0));
+
+    record.actions.truncate(1);
+    record.actions.push((first, Action::Escape));
+    let line = verify(&to_value(&record)).valid().clone();
+    assert_eq!(line["reason"], json!("escape"));
+    assert_eq!(line["score"][first.name()], json!(-2));
+}
 
 #[test]
 fn three_timeouts_lose_and_score_one_base() {
@@ -504,11 +579,7 @@ fn three_hours_after_the_start_a_step_draws() {
     verify(&record).invalid(None, &["end_ms"]);
 }
 
-// BUG: RULES §3.3 "Three hours: checked after every action. The action stands, then the
-// game is drawn if 3 hours or more have passed since the start." `Game::apply` only runs
-// the 3-hour check in `finish_step`, i.e. after steps. A draw offer (or a decline) made at
-// or after the 3-hour mark leaves the game running, so the verifier reports `result:
-// null` where the rules say the game is drawn with reason `time_limit`.
+// RULES §3.3: the three-hour limit is checked after every action, steps or not.
 #[test]
 fn three_hours_after_the_start_a_draw_offer_or_decline_also_draws() {
     let (game, mut record) = running_flip(50);
@@ -682,11 +753,7 @@ fn a_claimed_result_must_match_the_replay() {
     verify(&value).invalid(None, &["result", "not over"]);
 }
 
-// BUG: the record says `"result": null` (the game is not over) but the replay ends with a
-// winner. `Record::verify` only compares a claimed result when it is non-null
-// (`claim.result.is_some() && …`), so a record claiming the wrong result `null` is
-// accepted. `from_json` does tell a present `null` (Some(Claimed{result: None})) from an
-// absent key (None), so the check can be made.
+// A record claiming `"result": null` (not over) for a finished game is refused.
 #[test]
 fn a_claimed_null_result_for_a_finished_game_is_refused() {
     let (game, record) = random_flip(7);
@@ -1063,6 +1130,20 @@ fn a_standard_record_needs_valid_layouts() {
     r["deal"] = hand_record(json!([]))["deal"].clone();
     r.as_object_mut().unwrap().remove("layouts");
     verify(&r).invalid(None, &["layouts"]);
+}
+
+// Flips do not exist in standard 军棋, and the error says so.
+#[test]
+fn a_flip_in_a_standard_record_is_refused_with_a_true_message() {
+    let (_, mut record) = random_game(Variant::Standard, &mut StdRng::seed_from_u64(18));
+    record.actions.clear();
+    let square = "a1".parse().unwrap();
+    record.actions.push((record.first, Action::Flip(square)));
+    let error = verify(&to_value(&record)).invalid(Some(0), &["flip a1"]);
+    assert!(
+        !error.contains("already face up"),
+        "the piece on a1 is not face up in standard 军棋: {error:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

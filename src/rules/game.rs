@@ -137,6 +137,7 @@ pub enum RuleError {
         why: AttackRefusal,
     },
     NoPassInVariant,
+    NoFlipInVariant,
     TooEarly {
         needed: u32,
         steps: u32,
@@ -178,6 +179,7 @@ impl fmt::Display for RuleError {
                 write!(f, "{from} cannot attack {to}: {}", why.message())
             }
             RuleError::NoPassInVariant => write!(f, "passing is not allowed in this variant"),
+            RuleError::NoFlipInVariant => write!(f, "there are no flips in this variant"),
             RuleError::TooEarly { needed, steps } => write!(
                 f,
                 "resigning and draw offers are allowed after {needed} steps; {steps} played"
@@ -495,6 +497,9 @@ impl Game {
         let mut applied = applied;
         if action.is_step() {
             self.finish_step(seat, &mut applied);
+        } else if self.outcome.is_none() && self.past_time_limit() {
+            // The time limit is checked after every action, not only after steps.
+            self.outcome = Some(Outcome::draw(EndReason::TimeLimit));
         }
         applied.outcome = self.outcome;
         Ok(applied)
@@ -538,7 +543,7 @@ impl Game {
 
     fn flip(&mut self, seat: Seat, at: Square) -> Result<Applied, RuleError> {
         if self.variant != Variant::Flip {
-            return Err(RuleError::NotFaceDown(at));
+            return Err(RuleError::NoFlipInVariant);
         }
         let t = self.pos.get(at).ok_or(RuleError::EmptySquare(at))?;
         if t.shown {
@@ -682,10 +687,7 @@ impl Game {
             self.outcome = Some(Outcome::draw(EndReason::NoCaptureLimit));
         } else if limits.steps_to_draw.is_some_and(|n| self.steps >= n) {
             self.outcome = Some(Outcome::draw(EndReason::StepLimit));
-        } else if limits
-            .millis_to_draw
-            .is_some_and(|ms| self.elapsed_ms >= ms)
-        {
+        } else if self.past_time_limit() {
             self.outcome = Some(Outcome::draw(EndReason::TimeLimit));
         } else if !self.has_legal_action() {
             self.outcome = Some(if self.colours.is_none() {
@@ -694,6 +696,12 @@ impl Game {
                 Outcome::loss(self.to_move, EndReason::NoMoves)
             });
         }
+    }
+
+    fn past_time_limit(&self) -> bool {
+        self.limits()
+            .millis_to_draw
+            .is_some_and(|ms| self.elapsed_ms >= ms)
     }
 
     /// Whether the seat to move has a flip or a move (a pass does not count).
