@@ -1172,3 +1172,15 @@ fn a_missing_file_exits_2() {
     let run = verify_path(&std::env::temp_dir());
     assert_eq!(run.code, 2, "{}", run.stdout);
 }
+
+#[test]
+fn a_deal_naming_a_square_twice_is_refused() {
+    // JSON readers commonly keep the last of two equal keys; the verifier must not.
+    let (_, record) = random_flip(41);
+    let text = to_value(&record).to_string();
+    let first_entry = text.find("\"a1\":{").expect("the deal lists a1");
+    let entry_end = first_entry + text[first_entry..].find('}').unwrap() + 1;
+    let entry = &text[first_entry..entry_end];
+    let doubled = format!("{}{entry},{}", &text[..first_entry], &text[first_entry..]);
+    verify_text(&doubled).invalid(None, &["a1", "twice"]);
+}
