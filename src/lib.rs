@@ -5,3 +5,4 @@ pub mod cli;
 pub mod record;
 pub mod rules;
 pub mod selfplay;
+pub mod db;

@@ -1,0 +1,216 @@
+//! Games and their actions.
+
+use super::schema::{game_actions, games};
+use super::users::{self, GameResult};
+use super::{DbConn, DbError};
+use diesel::prelude::*;
+
+pub const OPEN: &str = "open";
+pub const RUNNING: &str = "running";
+pub const FINISHED: &str = "finished";
+pub const CANCELLED: &str = "cancelled";
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: String,
+    pub variant: String,
+    pub status: String,
+    pub rated: bool,
+    pub seconds_per_action: i32,
+    pub options: String,
+    pub base: i32,
+    pub creator_id: i64,
+    pub south_id: Option<i64>,
+    pub north_id: Option<i64>,
+    pub first_seat: Option<String>,
+    /// Hidden until the game ends: never served from this row before then.
+    pub deal: Option<String>,
+    pub salt: Option<String>,
+    pub commitment: Option<String>,
+    pub previous_game: Option<String>,
+    pub next_game: Option<String>,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub score_south: Option<i32>,
+    pub score_north: Option<i32>,
+    pub colour_south: Option<String>,
+    pub steps: i32,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub ended_at: Option<i64>,
+    pub deadline_at: Option<i64>,
+    pub end_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = game_actions)]
+pub struct ActionRow {
+    pub game_id: String,
+    pub idx: i32,
+    pub seat: String,
+    pub action: String,
+    pub at_ms: i64,
+}
+
+pub fn insert(conn: &mut DbConn, row: &GameRow) -> Result<(), DbError> {
+    diesel::insert_into(games::table).values(row).execute(conn)?;
+    Ok(())
+}
+
+pub fn get(conn: &mut DbConn, id: &str) -> Result<Option<GameRow>, DbError> {
+    Ok(games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Open games, oldest first.
+pub fn open(conn: &mut DbConn) -> Result<Vec<GameRow>, DbError> {
+    Ok(games::table
+        .filter(games::status.eq(OPEN))
+        .order((games::created_at.asc(), games::id.asc()))
+        .limit(200)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+pub fn running_ids(conn: &mut DbConn) -> Result<Vec<String>, DbError> {
+    Ok(games::table
+        .filter(games::status.eq(RUNNING))
+        .select(games::id)
+        .load(conn)?)
+}
+
+/// What a game looks like once it starts.
+pub struct Start<'a> {
+    pub south_id: i64,
+    pub north_id: i64,
+    pub first_seat: &'a str,
+    pub deal: &'a str,
+    pub salt: &'a str,
+    pub commitment: &'a str,
+    pub started_at: i64,
+    pub deadline_at: i64,
+}
+
+/// Starts an open game; false when it is no longer open.
+pub fn start(conn: &mut DbConn, id: &str, s: &Start<'_>) -> Result<bool, DbError> {
+    let n = diesel::update(games::table.filter(games::id.eq(id)).filter(games::status.eq(OPEN)))
+        .set((
+            games::status.eq(RUNNING),
+            games::south_id.eq(s.south_id),
+            games::north_id.eq(s.north_id),
+            games::first_seat.eq(s.first_seat),
+            games::deal.eq(s.deal),
+            games::salt.eq(s.salt),
+            games::commitment.eq(s.commitment),
+            games::started_at.eq(s.started_at),
+            games::deadline_at.eq(s.deadline_at),
+        ))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Cancels an open game of `creator_id`; false when it is not open or not theirs.
+pub fn cancel(conn: &mut DbConn, id: &str, creator_id: i64) -> Result<bool, DbError> {
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::status.eq(OPEN))
+            .filter(games::creator_id.eq(creator_id)),
+    )
+    .set(games::status.eq(CANCELLED))
+    .execute(conn)?;
+    Ok(n == 1)
+}
+
+pub fn actions(conn: &mut DbConn, id: &str) -> Result<Vec<ActionRow>, DbError> {
+    Ok(game_actions::table
+        .filter(game_actions::game_id.eq(id))
+        .order(game_actions::idx.asc())
+        .select(ActionRow::as_select())
+        .load(conn)?)
+}
+
+/// How a game ended, as stored.
+pub struct End<'a> {
+    pub result: &'a str,
+    pub reason: &'a str,
+    pub score: [i32; 2],
+    pub ended_at: i64,
+    pub end_ms: Option<i64>,
+    /// Each seat's user id and result, for the score tables when the game is rated.
+    pub players: [(i64, GameResult); 2],
+}
+
+/// One accepted action, written before anyone hears of it; with `end`, the game's end
+/// and both players' scores in the same transaction.
+pub struct Write<'a> {
+    pub game_id: &'a str,
+    pub action: Option<(i32, &'a str, &'a str, i64)>,
+    pub steps: i32,
+    pub deadline_at: Option<i64>,
+    pub colour_south: Option<&'a str>,
+    pub end: Option<End<'a>>,
+}
+
+pub fn write(conn: &mut DbConn, w: &Write<'_>) -> Result<(), DbError> {
+    conn.transaction(|c| {
+        if let Some((idx, seat, action, at_ms)) = w.action {
+            diesel::insert_into(game_actions::table)
+                .values((
+                    game_actions::game_id.eq(w.game_id),
+                    game_actions::idx.eq(idx),
+                    game_actions::seat.eq(seat),
+                    game_actions::action.eq(action),
+                    game_actions::at_ms.eq(at_ms),
+                ))
+                .execute(c)?;
+        }
+        diesel::update(games::table.find(w.game_id))
+            .set((
+                games::steps.eq(w.steps),
+                games::deadline_at.eq(w.deadline_at),
+                games::colour_south.eq(w.colour_south),
+            ))
+            .execute(c)?;
+        if let Some(end) = &w.end {
+            let row: GameRow = games::table
+                .find(w.game_id)
+                .select(GameRow::as_select())
+                .first(c)?;
+            // Only the game's own task writes here; this guards against a second end.
+            if row.status != RUNNING {
+                return Err(diesel::result::Error::RollbackTransaction);
+            }
+            diesel::update(games::table.find(w.game_id))
+                .set((
+                    games::status.eq(FINISHED),
+                    games::result.eq(end.result),
+                    games::reason.eq(end.reason),
+                    games::score_south.eq(end.score[0]),
+                    games::score_north.eq(end.score[1]),
+                    games::ended_at.eq(end.ended_at),
+                    games::end_ms.eq(end.end_ms),
+                    games::deadline_at.eq(None::<i64>),
+                ))
+                .execute(c)?;
+            if row.rated {
+                for (i, (user, result)) in end.players.iter().enumerate() {
+                    users::record_result(c, *user, &row.variant, w.game_id, end.score[i], *result)?;
+                }
+            }
+        }
+        Ok::<_, diesel::result::Error>(())
+    })?;
+    Ok(())
+}
+
+pub fn set_next(conn: &mut DbConn, id: &str, next: &str) -> Result<(), DbError> {
+    diesel::update(games::table.find(id))
+        .set(games::next_game.eq(next))
+        .execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,178 @@
+//! The database: one diesel connection type over SQLite and PostgreSQL, an r2d2 pool,
+//! and the migrations of each backend embedded in the binary.
+
+pub mod games;
+pub mod schema;
+pub mod users;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use std::fmt;
+use std::time::Duration;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+
+/// A connection to whichever backend the configuration names. Queries are written once
+/// against this type.
+#[derive(diesel::MultiConnection)]
+pub enum DbConn {
+    Postgres(diesel::PgConnection),
+    Sqlite(diesel::SqliteConnection),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Backend {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
+
+/// Opens connections of the backend the URL names, never guessing: a mistyped
+/// PostgreSQL URL must fail, not quietly become a SQLite file.
+#[derive(Debug, Clone)]
+pub struct Manager {
+    url: String,
+    backend: Backend,
+}
+
+#[derive(Debug)]
+pub enum DbError {
+    Connection(diesel::ConnectionError),
+    Query(diesel::result::Error),
+    Pool(r2d2::Error),
+    Migration(String),
+}
+
+impl fmt::Display for DbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DbError::Connection(e) => write!(f, "database connection: {e}"),
+            DbError::Query(e) => write!(f, "database query: {e}"),
+            DbError::Pool(e) => write!(f, "database pool: {e}"),
+            DbError::Migration(e) => write!(f, "database migration: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DbError {}
+
+impl From<diesel::result::Error> for DbError {
+    fn from(e: diesel::result::Error) -> DbError {
+        DbError::Query(e)
+    }
+}
+
+impl From<r2d2::Error> for DbError {
+    fn from(e: r2d2::Error) -> DbError {
+        DbError::Pool(e)
+    }
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = DbConn;
+    type Error = DbError;
+
+    fn connect(&self) -> Result<DbConn, DbError> {
+        match self.backend {
+            Backend::Postgres => diesel::PgConnection::establish(&self.url)
+                .map(DbConn::Postgres)
+                .map_err(DbError::Connection),
+            Backend::Sqlite => {
+                let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
+                let mut c = diesel::SqliteConnection::establish(path).map_err(DbError::Connection)?;
+                // WAL lets readers run beside the one writer; the busy timeout makes a
+                // writer wait for the lock instead of failing.
+                c.batch_execute(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                     PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",
+                )
+                .map_err(DbError::Query)?;
+                Ok(DbConn::Sqlite(c))
+            }
+        }
+    }
+
+    fn is_valid(&self, conn: &mut DbConn) -> Result<(), DbError> {
+        conn.batch_execute("SELECT 1").map_err(DbError::Query)
+    }
+
+    fn has_broken(&self, _: &mut DbConn) -> bool {
+        false
+    }
+}
+
+pub type Pool = r2d2::Pool<Manager>;
+pub type PooledConn = r2d2::PooledConnection<Manager>;
+
+/// Opens a pool on `url` and applies pending migrations.
+pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
+    let backend = Backend::of_url(url);
+    let manager = Manager {
+        url: url.to_string(),
+        backend,
+    };
+    let pool = r2d2::Pool::builder()
+        .max_size(max_size)
+        .connection_timeout(Duration::from_secs(10))
+        .build(manager)?;
+    let mut conn = pool.get()?;
+    run_migrations(&mut conn)?;
+    Ok(pool)
+}
+
+pub fn run_migrations(conn: &mut DbConn) -> Result<(), DbError> {
+    let done = match conn {
+        DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
+        DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
+    };
+    done.map_err(|e| DbError::Migration(e.to_string()))
+}
+
+/// Reverts every migration; used by the tests that check migrations go down cleanly.
+pub fn revert_all_migrations(conn: &mut DbConn) -> Result<(), DbError> {
+    let done = match conn {
+        DbConn::Sqlite(c) => c.revert_all_migrations(SQLITE_MIGRATIONS).map(|_| ()),
+        DbConn::Postgres(c) => c.revert_all_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
+    };
+    done.map_err(|e| DbError::Migration(e.to_string()))
+}
+
+/// A named value kept by the server itself, such as the session signing key.
+pub fn setting(conn: &mut DbConn, key: &str) -> Result<Option<String>, DbError> {
+    use schema::settings::dsl as s;
+    Ok(s::settings
+        .filter(s::key.eq(key))
+        .select(s::value)
+        .first::<String>(conn)
+        .optional()?)
+}
+
+/// Stores `value` under `key` unless one is there already; returns the stored value.
+pub fn setting_or_insert(conn: &mut DbConn, key: &str, value: &str) -> Result<String, DbError> {
+    use schema::settings::dsl as s;
+    conn.transaction(|c| {
+        if let Some(v) = setting(c, key).map_err(|_| diesel::result::Error::RollbackTransaction)? {
+            return Ok(v);
+        }
+        diesel::insert_into(s::settings)
+            .values((s::key.eq(key), s::value.eq(value)))
+            .execute(c)?;
+        Ok(value.to_string())
+    })
+    .map_err(DbError::Query)
+}
+
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}

@@ -1,0 +1,90 @@
+// One schema for both backends: ids and times are BIGINT (times in ms since the epoch).
+
+diesel::table! {
+    users (id) {
+        id -> BigInt,
+        username -> Text,
+        username_key -> Text,
+        password_hash -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    user_stats (user_id, variant) {
+        user_id -> BigInt,
+        variant -> Text,
+        score -> BigInt,
+        wins -> Integer,
+        draws -> Integer,
+        losses -> Integer,
+        games -> Integer,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Text,
+        variant -> Text,
+        status -> Text,
+        rated -> Bool,
+        seconds_per_action -> Integer,
+        options -> Text,
+        base -> Integer,
+        creator_id -> BigInt,
+        south_id -> Nullable<BigInt>,
+        north_id -> Nullable<BigInt>,
+        first_seat -> Nullable<Text>,
+        deal -> Nullable<Text>,
+        salt -> Nullable<Text>,
+        commitment -> Nullable<Text>,
+        previous_game -> Nullable<Text>,
+        next_game -> Nullable<Text>,
+        result -> Nullable<Text>,
+        reason -> Nullable<Text>,
+        score_south -> Nullable<Integer>,
+        score_north -> Nullable<Integer>,
+        colour_south -> Nullable<Text>,
+        steps -> Integer,
+        created_at -> BigInt,
+        started_at -> Nullable<BigInt>,
+        ended_at -> Nullable<BigInt>,
+        deadline_at -> Nullable<BigInt>,
+        end_ms -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    game_actions (game_id, idx) {
+        game_id -> Text,
+        idx -> Integer,
+        seat -> Text,
+        action -> Text,
+        at_ms -> BigInt,
+    }
+}
+
+diesel::table! {
+    score_history (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        game_id -> Text,
+        variant -> Text,
+        delta -> Integer,
+        score_after -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+    }
+}
+
+diesel::joinable!(user_stats -> users (user_id));
+diesel::joinable!(score_history -> users (user_id));
+diesel::joinable!(game_actions -> games (game_id));
+
+diesel::allow_tables_to_appear_in_same_query!(users, user_stats, games, game_actions, score_history, settings);

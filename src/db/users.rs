@@ -1,0 +1,171 @@
+//! Players, their per-variant scores, and score history.
+
+use super::schema::{score_history, user_stats, users};
+use super::{DbConn, DbError, now_ms};
+use diesel::prelude::*;
+
+pub const VARIANTS: [&str; 2] = ["flip", "standard"];
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub struct User {
+    pub id: i64,
+    pub username: String,
+    pub username_key: String,
+    pub password_hash: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = user_stats)]
+pub struct Stats {
+    pub user_id: i64,
+    pub variant: String,
+    pub score: i64,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    pub games: i32,
+}
+
+/// Usernames are unique without regard to case.
+pub fn username_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// Creates a player with a zero score in every variant. `None` when the name is taken.
+pub fn create(conn: &mut DbConn, username: &str, password_hash: &str) -> Result<Option<User>, DbError> {
+    let key = username_key(username);
+    let created = conn.transaction(|c| {
+        let taken = users::table
+            .filter(users::username_key.eq(&key))
+            .count()
+            .get_result::<i64>(c)?
+            > 0;
+        if taken {
+            return Ok(None);
+        }
+        diesel::insert_into(users::table)
+            .values((
+                users::username.eq(username),
+                users::username_key.eq(&key),
+                users::password_hash.eq(password_hash),
+                users::created_at.eq(now_ms()),
+            ))
+            .execute(c)?;
+        let user: User = users::table
+            .filter(users::username_key.eq(&key))
+            .select(User::as_select())
+            .first(c)?;
+        for v in VARIANTS {
+            diesel::insert_into(user_stats::table)
+                .values((user_stats::user_id.eq(user.id), user_stats::variant.eq(v)))
+                .execute(c)?;
+        }
+        Ok::<_, diesel::result::Error>(Some(user))
+    });
+    match created {
+        Ok(u) => Ok(u),
+        // Two registrations of one name at once: the unique index decides.
+        Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub fn by_name(conn: &mut DbConn, name: &str) -> Result<Option<User>, DbError> {
+    Ok(users::table
+        .filter(users::username_key.eq(username_key(name)))
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn by_id(conn: &mut DbConn, id: i64) -> Result<Option<User>, DbError> {
+    Ok(users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn stats(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<Stats, DbError> {
+    Ok(user_stats::table
+        .find((user_id, variant))
+        .select(Stats::as_select())
+        .first(conn)?)
+}
+
+/// Players of a variant by score, best first (ties by who registered first).
+pub fn ladder(conn: &mut DbConn, variant: &str, offset: i64, limit: i64) -> Result<Vec<(User, Stats)>, DbError> {
+    Ok(users::table
+        .inner_join(user_stats::table)
+        .filter(user_stats::variant.eq(variant))
+        .order((user_stats::score.desc(), users::id.asc()))
+        .offset(offset)
+        .limit(limit)
+        .select((User::as_select(), Stats::as_select()))
+        .load(conn)?)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// Applies one player's result of a finished game, inside the caller's transaction.
+pub fn record_result(
+    conn: &mut DbConn,
+    user_id: i64,
+    variant: &str,
+    game_id: &str,
+    delta: i32,
+    result: GameResult,
+) -> Result<i64, diesel::result::Error> {
+    let s: Stats = user_stats::table
+        .find((user_id, variant))
+        .select(Stats::as_select())
+        .first(conn)?;
+    let score = s.score + delta as i64;
+    let (w, d, l) = match result {
+        GameResult::Win => (1, 0, 0),
+        GameResult::Draw => (0, 1, 0),
+        GameResult::Loss => (0, 0, 1),
+    };
+    diesel::update(user_stats::table.find((user_id, variant)))
+        .set((
+            user_stats::score.eq(score),
+            user_stats::wins.eq(s.wins + w),
+            user_stats::draws.eq(s.draws + d),
+            user_stats::losses.eq(s.losses + l),
+            user_stats::games.eq(s.games + 1),
+        ))
+        .execute(conn)?;
+    diesel::insert_into(score_history::table)
+        .values((
+            score_history::user_id.eq(user_id),
+            score_history::game_id.eq(game_id),
+            score_history::variant.eq(variant),
+            score_history::delta.eq(delta),
+            score_history::score_after.eq(score),
+            score_history::created_at.eq(now_ms()),
+        ))
+        .execute(conn)?;
+    Ok(score)
+}
+
+/// A player's score history in a variant, oldest first: (game id, delta, score after, time).
+pub fn score_history(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<Vec<(String, i32, i64, i64)>, DbError> {
+    Ok(score_history::table
+        .filter(score_history::user_id.eq(user_id))
+        .filter(score_history::variant.eq(variant))
+        .order(score_history::id.asc())
+        .select((
+            score_history::game_id,
+            score_history::delta,
+            score_history::score_after,
+            score_history::created_at,
+        ))
+        .load(conn)?)
+}
