@@ -8,10 +8,35 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
-#[command(name = "junqi", version, about = "军棋翻翻棋 and standard 军棋")]
+#[command(
+    name = "junqi",
+    version,
+    about = "军棋翻翻棋 and standard 军棋. With no command, serves the site."
+)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "JUNQI_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+    /// `postgres://…` for PostgreSQL; anything else is a SQLite file, created if missing.
+    #[arg(long, env = "DATABASE_URL", default_value = "junqi.db")]
+    pub database_url: String,
+    /// Seconds a player may be disconnected from a running game before losing by escape.
+    #[arg(long, env = "JUNQI_GRACE_SECONDS", default_value_t = 60)]
+    pub grace_seconds: u64,
+    /// Mark the session cookie Secure (serve behind HTTPS).
+    #[arg(long, env = "JUNQI_SECURE_COOKIES")]
+    pub secure_cookies: bool,
+    /// HTTP worker threads.
+    #[arg(long, env = "JUNQI_WORKERS", default_value_t = 2)]
+    pub workers: usize,
 }
 
 #[derive(Debug, Subcommand)]
@@ -52,7 +77,10 @@ impl From<VariantArg> for Variant {
 }
 
 pub fn run(cli: Cli) -> ExitCode {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return serve(cli.serve);
+    };
+    match command {
         Command::Verify { file } => verify(&file),
         Command::Selfplay {
             games,
@@ -104,6 +132,29 @@ fn verify(file: &PathBuf) -> ExitCode {
         Err(e) => {
             println!("{}", invalid_json(&e));
             ExitCode::from(1)
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let config = crate::web::server::ServeConfig {
+        bind: args.bind,
+        database_url: args.database_url,
+        grace: std::time::Duration::from_secs(args.grace_seconds),
+        secure_cookies: args.secure_cookies,
+        workers: args.workers.max(1),
+    };
+    match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("junqi: {e}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -1,8 +1,11 @@
-//! 军棋翻翻棋 (flip chess) and standard 军棋: the rules core, game records, and the
-//! tools built on them.
+//! 军棋翻翻棋 (flip chess) and standard 军棋: the rules core, game records, the
+//! database, live games and the web service.
 
 pub mod cli;
+pub mod db;
+pub mod error;
+pub mod live;
 pub mod record;
 pub mod rules;
 pub mod selfplay;
-pub mod db;
+pub mod web;

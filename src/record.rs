@@ -114,14 +114,21 @@ pub fn invalid_json(e: &RecordError) -> Value {
 }
 
 impl Record {
-    /// A record of a game just begun, with no actions yet.
-    pub fn new(variant: Variant, options: Options, base: i32, first: Seat, setup: Setup) -> Record {
+    /// A record of a game just begun, with no actions yet. `setup` is `None` where the
+    /// deal may not be shown yet.
+    pub fn new(
+        variant: Variant,
+        options: Options,
+        base: i32,
+        first: Seat,
+        setup: Option<Setup>,
+    ) -> Record {
         Record {
             variant,
             options,
             base,
             first,
-            setup: Some(setup),
+            setup,
             salt: None,
             commitment: None,
             actions: Vec::new(),
@@ -264,11 +271,7 @@ impl Record {
         m.insert("first".into(), json!(self.first));
         match &self.setup {
             Some(Setup::Deal(d)) => {
-                let mut deal = Map::new();
-                for (s, (p, c)) in d.entries() {
-                    deal.insert(s.to_string(), json!({"piece": p, "colour": c}));
-                }
-                m.insert("deal".into(), Value::Object(deal));
+                m.insert("deal".into(), deal_json(d));
             }
             Some(Setup::Layouts { south, north }) => {
                 let side = |l: &Layout| {
@@ -290,13 +293,7 @@ impl Record {
         let actions: Vec<Value> = self
             .actions
             .iter()
-            .map(|(seat, a)| {
-                let mut v = serde_json::to_value(a).expect("action serialises");
-                v.as_object_mut()
-                    .expect("action is an object")
-                    .insert("seat".into(), json!(seat));
-                v
-            })
+            .map(|&(seat, a)| action_json(seat, a))
             .collect();
         m.insert("actions".into(), Value::Array(actions));
         if let Some(at) = &self.at_ms {
@@ -444,6 +441,24 @@ impl Record {
     }
 }
 
+/// A deal as square → `{piece, colour}`, in square order.
+pub fn deal_json(d: &Deal) -> Value {
+    Value::Object(
+        d.entries()
+            .map(|(s, (p, c))| (s.to_string(), json!({"piece": p, "colour": c})))
+            .collect(),
+    )
+}
+
+/// One action as the record writes it: `{"seat":…, "<action>":…}`.
+pub fn action_json(seat: Seat, a: Action) -> Value {
+    let mut v = serde_json::to_value(a).expect("action serialises");
+    v.as_object_mut()
+        .expect("action is an object")
+        .insert("seat".into(), json!(seat));
+    v
+}
+
 fn describe(a: Action) -> String {
     match a {
         Action::Flip(s) => format!("flip {s}"),
@@ -497,7 +512,8 @@ fn piece(v: &Value) -> Result<Piece, String> {
         .map_err(|e: crate::rules::piece::BadPiece| e.to_string())
 }
 
-fn parse_deal(v: &Value) -> Result<Deal, RecordError> {
+/// Reads a deal written as square → `{piece, colour}`.
+pub fn parse_deal(v: &Value) -> Result<Deal, RecordError> {
     let obj = v
         .as_object()
         .ok_or_else(|| RecordError::field("deal must be an object of square → {piece, colour}"))?;
@@ -550,7 +566,7 @@ fn parse_layouts(v: &Value) -> Result<Setup, RecordError> {
 }
 
 /// One action object: a `seat` and exactly one action key.
-fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
+pub fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
     let obj = v.as_object().ok_or("an action is a JSON object")?;
     let seat = parse_seat(obj.get("seat"))?;
     let mut found = None;

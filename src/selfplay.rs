@@ -17,7 +17,13 @@ pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, 
         Variant::Flip => {
             let start = FlipStart::random(rng);
             let game = start.game(options);
-            let mut record = Record::new(variant, options, 1, start.first, Setup::Deal(start.deal));
+            let mut record = Record::new(
+                variant,
+                options,
+                1,
+                start.first,
+                Some(Setup::Deal(start.deal)),
+            );
             record.commitment = Some(start.commitment);
             record.salt = Some(start.salt);
             (game, record)
@@ -41,7 +47,7 @@ pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, 
                 south: deployment.layout(Seat::South).clone(),
                 north: deployment.layout(Seat::North).clone(),
             };
-            (game, Record::new(variant, options, 1, first, setup))
+            (game, Record::new(variant, options, 1, first, Some(setup)))
         }
     }
 }

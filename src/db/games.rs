@@ -54,7 +54,9 @@ pub struct ActionRow {
 }
 
 pub fn insert(conn: &mut DbConn, row: &GameRow) -> Result<(), DbError> {
-    diesel::insert_into(games::table).values(row).execute(conn)?;
+    diesel::insert_into(games::table)
+        .values(row)
+        .execute(conn)?;
     Ok(())
 }
 
@@ -97,19 +99,23 @@ pub struct Start<'a> {
 
 /// Starts an open game; false when it is no longer open.
 pub fn start(conn: &mut DbConn, id: &str, s: &Start<'_>) -> Result<bool, DbError> {
-    let n = diesel::update(games::table.filter(games::id.eq(id)).filter(games::status.eq(OPEN)))
-        .set((
-            games::status.eq(RUNNING),
-            games::south_id.eq(s.south_id),
-            games::north_id.eq(s.north_id),
-            games::first_seat.eq(s.first_seat),
-            games::deal.eq(s.deal),
-            games::salt.eq(s.salt),
-            games::commitment.eq(s.commitment),
-            games::started_at.eq(s.started_at),
-            games::deadline_at.eq(s.deadline_at),
-        ))
-        .execute(conn)?;
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::status.eq(OPEN)),
+    )
+    .set((
+        games::status.eq(RUNNING),
+        games::south_id.eq(s.south_id),
+        games::north_id.eq(s.north_id),
+        games::first_seat.eq(s.first_seat),
+        games::deal.eq(s.deal),
+        games::salt.eq(s.salt),
+        games::commitment.eq(s.commitment),
+        games::started_at.eq(s.started_at),
+        games::deadline_at.eq(s.deadline_at),
+    ))
+    .execute(conn)?;
     Ok(n == 1)
 }
 

@@ -90,12 +90,15 @@ impl r2d2::ManageConnection for Manager {
                 .map_err(DbError::Connection),
             Backend::Sqlite => {
                 let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
-                let mut c = diesel::SqliteConnection::establish(path).map_err(DbError::Connection)?;
+                let mut c =
+                    diesel::SqliteConnection::establish(path).map_err(DbError::Connection)?;
                 // WAL lets readers run beside the one writer; the busy timeout makes a
                 // writer wait for the lock instead of failing.
+                // The busy timeout comes first so that even switching to WAL waits for
+                // another connection instead of failing.
                 c.batch_execute(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                     PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",
+                    "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
                 )
                 .map_err(DbError::Query)?;
                 Ok(DbConn::Sqlite(c))
@@ -124,6 +127,7 @@ pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
     };
     let pool = r2d2::Pool::builder()
         .max_size(max_size)
+        .min_idle(Some(2))
         .connection_timeout(Duration::from_secs(10))
         .build(manager)?;
     let mut conn = pool.get()?;

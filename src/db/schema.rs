@@ -87,4 +87,11 @@ diesel::joinable!(user_stats -> users (user_id));
 diesel::joinable!(score_history -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
 
-diesel::allow_tables_to_appear_in_same_query!(users, user_stats, games, game_actions, score_history, settings);
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    user_stats,
+    games,
+    game_actions,
+    score_history,
+    settings
+);

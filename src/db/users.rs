@@ -34,7 +34,11 @@ pub fn username_key(name: &str) -> String {
 }
 
 /// Creates a player with a zero score in every variant. `None` when the name is taken.
-pub fn create(conn: &mut DbConn, username: &str, password_hash: &str) -> Result<Option<User>, DbError> {
+pub fn create(
+    conn: &mut DbConn,
+    username: &str,
+    password_hash: &str,
+) -> Result<Option<User>, DbError> {
     let key = username_key(username);
     let created = conn.transaction(|c| {
         let taken = users::table
@@ -67,7 +71,10 @@ pub fn create(conn: &mut DbConn, username: &str, password_hash: &str) -> Result<
     match created {
         Ok(u) => Ok(u),
         // Two registrations of one name at once: the unique index decides.
-        Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)) => Ok(None),
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => Ok(None),
         Err(e) => Err(e.into()),
     }
 }
@@ -96,7 +103,12 @@ pub fn stats(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<Stats, Db
 }
 
 /// Players of a variant by score, best first (ties by who registered first).
-pub fn ladder(conn: &mut DbConn, variant: &str, offset: i64, limit: i64) -> Result<Vec<(User, Stats)>, DbError> {
+pub fn ladder(
+    conn: &mut DbConn,
+    variant: &str,
+    offset: i64,
+    limit: i64,
+) -> Result<Vec<(User, Stats)>, DbError> {
     Ok(users::table
         .inner_join(user_stats::table)
         .filter(user_stats::variant.eq(variant))
@@ -156,7 +168,11 @@ pub fn record_result(
 }
 
 /// A player's score history in a variant, oldest first: (game id, delta, score after, time).
-pub fn score_history(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<Vec<(String, i32, i64, i64)>, DbError> {
+pub fn score_history(
+    conn: &mut DbConn,
+    user_id: i64,
+    variant: &str,
+) -> Result<Vec<(String, i32, i64, i64)>, DbError> {
     Ok(score_history::table
         .filter(score_history::user_id.eq(user_id))
         .filter(score_history::variant.eq(variant))

@@ -27,6 +27,11 @@ impl Variant {
         }
     }
 
+    /// Flip chess's three hours; none in standard 军棋.
+    pub const fn time_limit_ms(self) -> Option<u64> {
+        self.limits().millis_to_draw
+    }
+
     pub(crate) const fn limits(self) -> Limits {
         match self {
             Variant::Flip => Limits {

@@ -1,0 +1,77 @@
+//! The application's errors. `web::error` is the one place they become HTTP answers.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppError {
+    BadRequest(String),
+    InvalidUsername(String),
+    InvalidPassword(String),
+    BadOption(String),
+    NotLoggedIn,
+    BadCredentials,
+    Forbidden(String),
+    BadOrigin,
+    NotFound(String),
+    UsernameTaken,
+    Conflict(String),
+    TooLarge,
+    /// The cause is logged, never shown.
+    Internal(String),
+}
+
+impl AppError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::BadRequest(_) => "bad_request",
+            AppError::InvalidUsername(_) => "invalid_username",
+            AppError::InvalidPassword(_) => "invalid_password",
+            AppError::BadOption(_) => "bad_option",
+            AppError::NotLoggedIn => "not_logged_in",
+            AppError::BadCredentials => "bad_credentials",
+            AppError::Forbidden(_) => "forbidden",
+            AppError::BadOrigin => "bad_origin",
+            AppError::NotFound(_) => "not_found",
+            AppError::UsernameTaken => "username_taken",
+            AppError::Conflict(_) => "conflict",
+            AppError::TooLarge => "too_large",
+            AppError::Internal(_) => "internal",
+        }
+    }
+
+    pub fn message(&self) -> String {
+        match self {
+            AppError::BadRequest(m)
+            | AppError::InvalidUsername(m)
+            | AppError::InvalidPassword(m)
+            | AppError::BadOption(m)
+            | AppError::Forbidden(m)
+            | AppError::NotFound(m)
+            | AppError::Conflict(m) => m.clone(),
+            AppError::NotLoggedIn => "log in first".into(),
+            AppError::BadCredentials => "wrong username or password".into(),
+            AppError::BadOrigin => "WebSocket connections are accepted from this site only".into(),
+            AppError::UsernameTaken => "that username is taken".into(),
+            AppError::TooLarge => "the request is larger than 16 KiB".into(),
+            AppError::Internal(_) => "something went wrong on the server".into(),
+        }
+    }
+
+    pub fn internal(e: impl fmt::Display) -> AppError {
+        AppError::Internal(e.to_string())
+    }
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<crate::db::DbError> for AppError {
+    fn from(e: crate::db::DbError) -> AppError {
+        AppError::internal(e)
+    }
+}

@@ -1,0 +1,190 @@
+//! Live games: one task per game owns its state, clock and subscribers and is the only
+//! writer of that game; the hub finds or starts those tasks and keeps the lobby list.
+
+pub mod protocol;
+mod summary;
+mod task;
+
+pub use summary::{PlayerInfo, game_summary, open_game_json, player_json};
+pub use task::new_game_id;
+
+use crate::db::{self, Pool};
+use crate::error::AppError;
+use protocol::ClientMsg;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot, watch};
+
+#[derive(Debug, Clone)]
+pub struct LiveConfig {
+    /// How long a player may be without a socket before losing by escape.
+    pub grace: Duration,
+}
+
+/// Where a game task sends text frames for one socket.
+pub type Outbox = mpsc::UnboundedSender<String>;
+
+pub enum Cmd {
+    Connect {
+        user: Option<i64>,
+        since: Option<u64>,
+        out: Outbox,
+        reply: oneshot::Sender<u64>,
+    },
+    Disconnect {
+        conn: u64,
+    },
+    Message {
+        conn: u64,
+        msg: ClientMsg,
+    },
+    Join {
+        user: i64,
+        reply: oneshot::Sender<Result<(), AppError>>,
+    },
+    Cancel {
+        user: i64,
+        reply: oneshot::Sender<Result<(), AppError>>,
+    },
+}
+
+pub struct Hub {
+    pool: Pool,
+    config: LiveConfig,
+    games: Mutex<HashMap<String, mpsc::UnboundedSender<Cmd>>>,
+    lobby: watch::Sender<Arc<str>>,
+    next_conn: AtomicU64,
+}
+
+/// Runs blocking database work off the async threads.
+pub async fn blocking<T: Send + 'static>(
+    pool: &Pool,
+    f: impl FnOnce(&mut db::DbConn) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, AppError> {
+    let pool = pool.clone();
+    actix_web::web::block(move || {
+        let mut conn = pool.get().map_err(AppError::internal)?;
+        f(&mut conn)
+    })
+    .await?
+}
+
+impl Hub {
+    pub fn new(pool: Pool, config: LiveConfig) -> Arc<Hub> {
+        let (lobby, _) = watch::channel(Arc::from(r#"{"t":"lobby","d":{"open":[]}}"#));
+        Arc::new(Hub {
+            pool,
+            config,
+            games: Mutex::new(HashMap::new()),
+            lobby,
+            next_conn: AtomicU64::new(1),
+        })
+    }
+
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    pub(crate) fn next_conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The task of game `id`, started (and its state loaded from the database) if needed.
+    pub async fn handle(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<mpsc::UnboundedSender<Cmd>, AppError> {
+        if let Some(tx) = self.live_handle(id) {
+            return Ok(tx);
+        }
+        let loaded = task::load(self, id).await?;
+        let mut games = self.games.lock().expect("hub lock");
+        if let Some(tx) = games.get(id).filter(|tx| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
+        let (tx, rx) = mpsc::unbounded_channel();
+        games.insert(id.to_string(), tx.clone());
+        drop(games);
+        actix_web::rt::spawn(loaded.run(tx.clone(), rx));
+        Ok(tx)
+    }
+
+    fn live_handle(&self, id: &str) -> Option<mpsc::UnboundedSender<Cmd>> {
+        let games = self.games.lock().expect("hub lock");
+        games.get(id).filter(|tx| !tx.is_closed()).cloned()
+    }
+
+    /// Sends a command built by `make` to game `id`, restarting its task once if it had
+    /// just stopped.
+    pub async fn send(self: &Arc<Self>, id: &str, make: impl Fn() -> Cmd) -> Result<(), AppError> {
+        for _ in 0..2 {
+            let tx = self.handle(id).await?;
+            if tx.send(make()).is_ok() {
+                return Ok(());
+            }
+        }
+        Err(AppError::internal("the game task stopped"))
+    }
+
+    /// Sends a command that answers through a oneshot and waits for the answer.
+    pub async fn ask<T>(
+        self: &Arc<Self>,
+        id: &str,
+        make: impl Fn(oneshot::Sender<Result<T, AppError>>) -> Cmd,
+    ) -> Result<T, AppError> {
+        for _ in 0..2 {
+            let tx = self.handle(id).await?;
+            let (reply, answer) = oneshot::channel();
+            if tx.send(make(reply)).is_ok()
+                && let Ok(result) = answer.await
+            {
+                return result;
+            }
+        }
+        Err(AppError::internal("the game task stopped"))
+    }
+
+    pub(crate) fn forget(&self, id: &str, tx: &mpsc::UnboundedSender<Cmd>) {
+        let mut games = self.games.lock().expect("hub lock");
+        if games.get(id).is_some_and(|t| t.same_channel(tx)) {
+            games.remove(id);
+        }
+    }
+
+    /// Starts the task of every running game, so clocks run without anyone connected.
+    pub async fn resume_running(self: &Arc<Self>) -> Result<usize, AppError> {
+        let ids = blocking(&self.pool, |c| Ok(db::games::running_ids(c)?)).await?;
+        for id in &ids {
+            self.handle(id).await?;
+        }
+        self.lobby_changed().await;
+        Ok(ids.len())
+    }
+
+    pub fn lobby(&self) -> watch::Receiver<Arc<str>> {
+        self.lobby.subscribe()
+    }
+
+    /// Recomputes the open-games list and pushes it to every lobby socket.
+    pub async fn lobby_changed(&self) {
+        let list = blocking(&self.pool, |c| {
+            let rows = db::games::open(c)?;
+            let mut open = Vec::with_capacity(rows.len());
+            for row in rows {
+                let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
+                open.push(open_game_json(&row, &creator));
+            }
+            Ok(open)
+        })
+        .await;
+        match list {
+            Ok(open) => {
+                let text = serde_json::json!({"t": "lobby", "d": {"open": open}}).to_string();
+                self.lobby.send_replace(Arc::from(text));
+            }
+            Err(e) => tracing::error!(error = %e, "cannot refresh the lobby"),
+        }
+    }
+}

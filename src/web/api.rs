@@ -1,0 +1,421 @@
+//! The JSON API: lobby and games, records, the board, analysis, players and health.
+
+use super::auth::require_user;
+use crate::db::games::{self, FINISHED, GameRow, OPEN};
+use crate::db::{self, users};
+use crate::error::AppError;
+use crate::live::{
+    Cmd, Hub, PlayerInfo, blocking, game_summary, new_game_id, open_game_json, player_json,
+};
+use crate::record::{Claimed, Record, Setup, parse_action, parse_deal};
+use crate::rules::board::{self, Square};
+use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
+use actix_session::Session;
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::{Arc, LazyLock};
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub variant: Variant,
+    pub seconds_per_action: u32,
+    pub rated: bool,
+}
+
+impl NewGame {
+    fn check(&self) -> Result<(), AppError> {
+        if self.variant != Variant::Flip {
+            return Err(AppError::BadOption(
+                "only 翻翻棋 (flip) can be played so far".into(),
+            ));
+        }
+        let s = self.seconds_per_action;
+        if self.rated && !Options::SECONDS_OFFERED.contains(&s) {
+            return Err(AppError::BadOption(
+                "rated games take 15, 30 or 60 seconds per action".into(),
+            ));
+        }
+        if !(1..=60).contains(&s) {
+            return Err(AppError::BadOption(
+                "seconds_per_action is a whole number from 1 to 60".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn row(&self, creator_id: i64) -> GameRow {
+        let options = Options {
+            seconds_per_action: self.seconds_per_action,
+            ..Options::default()
+        };
+        GameRow {
+            id: new_game_id(),
+            variant: self.variant.name().to_string(),
+            status: OPEN.to_string(),
+            rated: self.rated,
+            seconds_per_action: self.seconds_per_action as i32,
+            options: serde_json::to_string(&options).expect("options serialise"),
+            base: 1,
+            creator_id,
+            south_id: None,
+            north_id: None,
+            first_seat: None,
+            deal: None,
+            salt: None,
+            commitment: None,
+            previous_game: None,
+            next_game: None,
+            result: None,
+            reason: None,
+            score_south: None,
+            score_north: None,
+            colour_south: None,
+            steps: 0,
+            created_at: db::now_ms(),
+            started_at: None,
+            ended_at: None,
+            deadline_at: None,
+            end_ms: None,
+        }
+    }
+}
+
+async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, AppError> {
+    let row = spec.row(user);
+    let id = row.id.clone();
+    blocking(hub.pool(), move |c| Ok(games::insert(c, &row)?)).await?;
+    hub.lobby_changed().await;
+    Ok(id)
+}
+
+pub async fn create_game(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    body: web::Json<NewGame>,
+) -> Result<HttpResponse, AppError> {
+    let user = require_user(&session)?;
+    body.check()?;
+    let id = open_game(&hub, user, *body).await?;
+    Ok(HttpResponse::Created().json(json!({"id": id})))
+}
+
+/// Joins the oldest compatible open game of someone else, or opens one.
+pub async fn quick_pair(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    body: web::Json<NewGame>,
+) -> Result<HttpResponse, AppError> {
+    let user = require_user(&session)?;
+    body.check()?;
+    let spec = *body;
+    let candidates = blocking(hub.pool(), move |c| Ok(games::open(c)?)).await?;
+    for row in candidates.iter().filter(|r| {
+        r.creator_id != user
+            && r.variant == spec.variant.name()
+            && r.seconds_per_action == spec.seconds_per_action as i32
+            && r.rated == spec.rated
+    }) {
+        match hub.ask(&row.id, |reply| Cmd::Join { user, reply }).await {
+            Ok(()) => return Ok(HttpResponse::Ok().json(json!({"id": row.id, "joined": true}))),
+            // Someone else was quicker; try the next one.
+            Err(AppError::Conflict(_)) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let id = open_game(&hub, user, spec).await?;
+    Ok(HttpResponse::Ok().json(json!({"id": id, "joined": false})))
+}
+
+fn check_id(id: &str) -> Result<(), AppError> {
+    if id.len() == 8 && id.chars().all(|c| c.is_ascii_alphanumeric()) {
+        Ok(())
+    } else {
+        Err(AppError::NotFound(format!("no game {id:?}")))
+    }
+}
+
+pub async fn join_game(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let user = require_user(&session)?;
+    let id = path.into_inner();
+    check_id(&id)?;
+    hub.ask(&id, |reply| Cmd::Join { user, reply }).await?;
+    Ok(HttpResponse::Ok().json(json!({"id": id})))
+}
+
+pub async fn cancel_game(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let user = require_user(&session)?;
+    let id = path.into_inner();
+    check_id(&id)?;
+    hub.ask(&id, |reply| Cmd::Cancel { user, reply }).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+pub async fn open_games(hub: web::Data<Arc<Hub>>) -> Result<HttpResponse, AppError> {
+    let list = blocking(hub.pool(), |c| {
+        let rows = games::open(c)?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
+            out.push(open_game_json(&row, &creator));
+        }
+        Ok(out)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// A stored game with its creator and seated players.
+pub struct LoadedGame {
+    pub row: GameRow,
+    pub creator: PlayerInfo,
+    pub seats: [Option<PlayerInfo>; 2],
+}
+
+pub fn load_game(c: &mut db::DbConn, id: &str) -> Result<LoadedGame, AppError> {
+    let row = games::get(c, id)?.ok_or_else(|| AppError::NotFound(format!("no game {id:?}")))?;
+    let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
+    let mut seats = [None, None];
+    for (i, uid) in [row.south_id, row.north_id].into_iter().enumerate() {
+        if let Some(uid) = uid {
+            seats[i] = Some(PlayerInfo::load(c, uid, &row.variant)?);
+        }
+    }
+    Ok(LoadedGame {
+        row,
+        creator,
+        seats,
+    })
+}
+
+pub async fn get_game(
+    hub: web::Data<Arc<Hub>>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    check_id(&id)?;
+    let g = blocking(hub.pool(), move |c| load_game(c, &id)).await?;
+    Ok(HttpResponse::Ok().json(game_summary(&g.row, &g.creator, &g.seats)))
+}
+
+/// The game's record. The deal and salt are part of it only once the game has ended.
+pub async fn game_record(
+    hub: web::Data<Arc<Hub>>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    check_id(&id)?;
+    let (row, actions) = blocking(hub.pool(), move |c| {
+        let row =
+            games::get(c, &id)?.ok_or_else(|| AppError::NotFound(format!("no game {id:?}")))?;
+        let actions = games::actions(c, &id)?;
+        Ok((row, actions))
+    })
+    .await?;
+    let first = match row.first_seat.as_deref() {
+        Some("north") => Seat::North,
+        Some("south") => Seat::South,
+        _ => {
+            return Err(AppError::Conflict(
+                "the game has not started; it has no record yet".into(),
+            ));
+        }
+    };
+    let options: Options = serde_json::from_str(&row.options).map_err(AppError::internal)?;
+    let finished = row.status == FINISHED;
+    let setup = match (&row.deal, finished) {
+        (Some(d), true) => {
+            let v: Value = serde_json::from_str(d).map_err(AppError::internal)?;
+            Some(Setup::Deal(parse_deal(&v).map_err(AppError::internal)?))
+        }
+        _ => None,
+    };
+    let mut record = Record::new(Variant::Flip, options, row.base, first, setup);
+    record.commitment = row.commitment.clone();
+    record.salt = if finished { row.salt.clone() } else { None };
+    let mut at_ms = Vec::with_capacity(actions.len());
+    for a in &actions {
+        let v: Value = serde_json::from_str(&a.action).map_err(AppError::internal)?;
+        record
+            .actions
+            .push(parse_action(&v).map_err(AppError::internal)?);
+        at_ms.push(a.at_ms.max(0) as u64);
+    }
+    record.at_ms = Some(at_ms);
+    record.end_ms = row.end_ms.map(|e| e as u64);
+    if finished {
+        record.claimed = Some(Claimed {
+            result: Some(row.result.clone()),
+            reason: Some(row.reason.clone()),
+        });
+    }
+    let mut v = record.to_json();
+    v["id"] = json!(row.id);
+    Ok(HttpResponse::Ok().json(v))
+}
+
+static BOARD_JSON: LazyLock<Value> = LazyLock::new(|| {
+    let stations: Vec<Value> = Square::all()
+        .map(|s| json!({"square": s, "kind": s.kind(), "file": s.file(), "rank": s.rank()}))
+        .collect();
+    let edges: Vec<Value> = board::edges()
+        .iter()
+        .map(|(a, b, k)| json!({"from": a, "to": b, "kind": k}))
+        .collect();
+    json!({"stations": stations, "edges": edges, "rail_lines": board::rail_lines()})
+});
+
+pub async fn board_json() -> HttpResponse {
+    HttpResponse::Ok().json(&*BOARD_JSON)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisCell {
+    piece: Piece,
+    colour: Colour,
+    face: crate::rules::view::Face,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    variant: Variant,
+    to_move: Seat,
+    #[serde(default)]
+    colours: Option<BTreeMap<Seat, Colour>>,
+    board: BTreeMap<Square, AnalysisCell>,
+    #[serde(default)]
+    options: Option<Options>,
+}
+
+/// Legal actions of any position a client describes.
+pub async fn analysis_moves(body: web::Json<AnalysisRequest>) -> Result<HttpResponse, AppError> {
+    let req = body.into_inner();
+    let colours = match (&req.colours, req.variant) {
+        (_, Variant::Standard) => Some(crate::rules::game::STANDARD_COLOURS),
+        (None, _) => None,
+        (Some(m), _) => {
+            let (s, n) = (m.get(&Seat::South), m.get(&Seat::North));
+            match (s, n) {
+                (Some(&s), Some(&n)) if s != n => Some([s, n]),
+                _ => {
+                    return Err(AppError::BadRequest(
+                        "colours names a different colour for south and for north".into(),
+                    ));
+                }
+            }
+        }
+    };
+    let mut counts: BTreeMap<(Colour, Piece), u8> = BTreeMap::new();
+    for cell in req.board.values() {
+        let n = counts.entry((cell.colour, cell.piece)).or_default();
+        *n += 1;
+        if *n > cell.piece.count() {
+            return Err(AppError::BadRequest(format!(
+                "more {} {} than the set has ({})",
+                cell.colour,
+                cell.piece,
+                cell.piece.count()
+            )));
+        }
+    }
+    let pos = Position::from_tokens(req.board.iter().map(|(&s, c)| {
+        let t = Token {
+            piece: c.piece,
+            colour: c.colour,
+            shown: c.face == crate::rules::view::Face::Up,
+        };
+        (s, t)
+    }));
+    let game = Game::from_position(
+        req.variant,
+        req.options.unwrap_or_default(),
+        pos,
+        req.to_move,
+        colours,
+    );
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    Ok(HttpResponse::Ok().json(json!({"legal": legal})))
+}
+
+#[derive(Deserialize)]
+pub struct VariantQuery {
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    page: Option<u32>,
+}
+
+fn variant_param(q: &VariantQuery) -> Result<String, AppError> {
+    match q.variant.as_deref().unwrap_or("flip") {
+        v @ ("flip" | "standard") => Ok(v.to_string()),
+        other => Err(AppError::BadRequest(format!("unknown variant {other:?}"))),
+    }
+}
+
+pub async fn player(
+    hub: web::Data<Arc<Hub>>,
+    path: web::Path<String>,
+    q: web::Query<VariantQuery>,
+) -> Result<HttpResponse, AppError> {
+    let name = path.into_inner();
+    let variant = variant_param(&q)?;
+    let p = blocking(hub.pool(), move |c| {
+        let user = users::by_name(c, &name)?
+            .ok_or_else(|| AppError::NotFound(format!("no player {name:?}")))?;
+        let stats = users::stats(c, user.id, &variant)?;
+        Ok(player_json(&user, &stats))
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(p))
+}
+
+pub const LADDER_PAGE: u32 = 50;
+
+pub async fn ladder(
+    hub: web::Data<Arc<Hub>>,
+    q: web::Query<VariantQuery>,
+) -> Result<HttpResponse, AppError> {
+    let variant = variant_param(&q)?;
+    let page = q.page.unwrap_or(1).max(1);
+    let offset = (page - 1) as i64 * LADDER_PAGE as i64;
+    let v = variant.clone();
+    let rows = blocking(hub.pool(), move |c| {
+        Ok(users::ladder(c, &v, offset, LADDER_PAGE as i64)?)
+    })
+    .await?;
+    let players: Vec<Value> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (u, s))| {
+            let mut p = player_json(u, s);
+            p["position"] = json!(offset + i as i64 + 1);
+            p
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(json!({"variant": variant, "page": page, "players": players})))
+}
+
+pub async fn healthz(hub: web::Data<Arc<Hub>>) -> HttpResponse {
+    let ok = blocking(hub.pool(), |c| {
+        use diesel::connection::SimpleConnection;
+        c.batch_execute("SELECT 1").map_err(AppError::internal)
+    })
+    .await;
+    match ok {
+        Ok(()) => HttpResponse::Ok().json(json!({"ok": true})),
+        Err(_) => HttpResponse::ServiceUnavailable().json(json!({"ok": false})),
+    }
+}

@@ -1,0 +1,140 @@
+//! Accounts: registration, login, logout and who the session belongs to.
+
+use crate::db::users;
+use crate::error::AppError;
+use crate::live::{Hub, blocking, player_json};
+use actix_session::Session;
+use actix_web::{HttpResponse, web};
+use argon2::Argon2;
+use argon2::password_hash::{
+    PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
+};
+use serde::Deserialize;
+use std::sync::Arc;
+
+const USER_KEY: &str = "uid";
+
+#[derive(Deserialize)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+}
+
+pub fn validate_username(name: &str) -> Result<(), AppError> {
+    let n = name.chars().count();
+    if !(3..=20).contains(&n) {
+        return Err(AppError::InvalidUsername(
+            "a username has 3 to 20 characters".into(),
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(AppError::InvalidUsername(
+            "a username may use only letters A–Z and a–z, digits, _ and -".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn validate_password(pw: &str) -> Result<(), AppError> {
+    let n = pw.chars().count();
+    if !(8..=200).contains(&n) {
+        return Err(AppError::InvalidPassword(
+            "a password has 8 to 200 characters".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The logged-in user's id, if any.
+pub fn user_id(session: &Session) -> Option<i64> {
+    session.get::<i64>(USER_KEY).ok().flatten()
+}
+
+pub fn require_user(session: &Session) -> Result<i64, AppError> {
+    user_id(session).ok_or(AppError::NotLoggedIn)
+}
+
+/// The logged-in user's name, for pages.
+pub async fn username(hub: &Arc<Hub>, session: &Session) -> Option<String> {
+    let id = user_id(session)?;
+    blocking(hub.pool(), move |c| Ok(users::by_id(c, id)?))
+        .await
+        .ok()
+        .flatten()
+        .map(|u| u.username)
+}
+
+fn log_in(session: &Session, id: i64) -> Result<(), AppError> {
+    session.renew();
+    session.insert(USER_KEY, id).map_err(AppError::internal)
+}
+
+pub async fn register(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, AppError> {
+    let Credentials { username, password } = body.into_inner();
+    validate_username(&username)?;
+    validate_password(&password)?;
+    let user = blocking(hub.pool(), move |c| {
+        // Hash first: it is the slow part, and it runs off the async threads here.
+        let salt = SaltString::generate(&mut OsRng);
+        let hash = Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map_err(AppError::internal)?
+            .to_string();
+        users::create(c, &username, &hash)?.ok_or(AppError::UsernameTaken)
+    })
+    .await?;
+    log_in(&session, user.id)?;
+    Ok(HttpResponse::Created().json(serde_json::json!({"username": user.username})))
+}
+
+pub async fn login(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, AppError> {
+    let Credentials { username, password } = body.into_inner();
+    let user = blocking(hub.pool(), move |c| {
+        let user = users::by_name(c, &username)?;
+        // Verify against something even for unknown names, so timing says nothing.
+        let stored = user
+            .as_ref()
+            .map_or(DUMMY_HASH, |u| u.password_hash.as_str());
+        let hash = PasswordHash::new(stored).map_err(AppError::internal)?;
+        let ok = Argon2::default()
+            .verify_password(password.as_bytes(), &hash)
+            .is_ok();
+        match user {
+            Some(u) if ok => Ok(u),
+            _ => Err(AppError::BadCredentials),
+        }
+    })
+    .await?;
+    log_in(&session, user.id)?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({"username": user.username})))
+}
+
+// An argon2id hash of a random password nobody knows.
+const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$3ctFOEfnUAmjmRmUTcP9jK3qTzSfEY6gAo8yXsVaMw4";
+
+pub async fn logout(session: Session) -> HttpResponse {
+    session.purge();
+    HttpResponse::NoContent().finish()
+}
+
+pub async fn me(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpResponse, AppError> {
+    let id = require_user(&session)?;
+    let player = blocking(hub.pool(), move |c| {
+        let user = users::by_id(c, id)?.ok_or(AppError::NotLoggedIn)?;
+        let stats = users::stats(c, id, "flip")?;
+        Ok(player_json(&user, &stats))
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(player))
+}

@@ -1,0 +1,8 @@
+//! The web service: routes, pages, sockets, sessions, and the mapping of errors to HTTP.
+
+mod api;
+mod auth;
+pub mod error;
+mod pages;
+pub mod server;
+mod ws;

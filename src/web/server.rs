@@ -1,0 +1,115 @@
+//! Starting the service: database, sessions, live games and routes.
+
+use super::{api, auth, error, pages, ws};
+use crate::db;
+use crate::live::{Hub, LiveConfig};
+use actix_session::SessionMiddleware;
+use actix_session::config::PersistentSession;
+use actix_session::storage::CookieSessionStore;
+use actix_web::cookie::{Key, SameSite, time};
+use actix_web::{App, HttpServer, middleware, web};
+use std::io;
+use std::io::Write as _;
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub bind: String,
+    pub database_url: String,
+    pub grace: Duration,
+    pub secure_cookies: bool,
+    pub workers: usize,
+}
+
+/// Request bodies and socket frames are capped at this size.
+pub const MAX_BODY: usize = 16 * 1024;
+
+fn session_key(pool: &db::Pool) -> Result<Key, db::DbError> {
+    let mut conn = pool.get()?;
+    let fresh = hex::encode(Key::generate().master());
+    let stored = db::setting_or_insert(&mut conn, "session_key", &fresh)?;
+    let bytes = hex::decode(stored)
+        .map_err(|e| db::DbError::Migration(format!("stored session key: {e}")))?;
+    Ok(Key::from(&bytes))
+}
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(MAX_BODY)
+            .error_handler(error::json_error),
+    )
+    .app_data(web::QueryConfig::default().error_handler(error::query_error))
+    .app_data(web::PathConfig::default().error_handler(error::path_error))
+    .app_data(web::PayloadConfig::default().limit(MAX_BODY))
+    .route("/healthz", web::get().to(api::healthz))
+    .service(
+        web::scope("/api")
+            .route("/register", web::post().to(auth::register))
+            .route("/login", web::post().to(auth::login))
+            .route("/logout", web::post().to(auth::logout))
+            .route("/me", web::get().to(auth::me))
+            .route("/games", web::post().to(api::create_game))
+            .route("/games/quick", web::post().to(api::quick_pair))
+            .route("/games/open", web::get().to(api::open_games))
+            .route("/games/{id}", web::get().to(api::get_game))
+            .route("/games/{id}/join", web::post().to(api::join_game))
+            .route("/games/{id}/cancel", web::post().to(api::cancel_game))
+            .route("/games/{id}/record", web::get().to(api::game_record))
+            .route("/board", web::get().to(api::board_json))
+            .route("/analysis/moves", web::post().to(api::analysis_moves))
+            .route("/players/{name}", web::get().to(api::player))
+            .route("/ladder", web::get().to(api::ladder)),
+    )
+    .route("/ws/lobby", web::get().to(ws::lobby_socket))
+    .route("/ws/game/{id}", web::get().to(ws::game_socket))
+    .route("/", web::get().to(pages::lobby))
+    .route("/login", web::get().to(pages::login))
+    .route("/register", web::get().to(pages::register))
+    .route("/game/{id}", web::get().to(pages::game))
+    .service(actix_files::Files::new(
+        "/static",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/static"),
+    ));
+}
+
+/// Runs the service until it is stopped. Prints `junqi listening on http://ADDR` once
+/// the socket is bound (tests read this line to find the port).
+pub async fn run(config: ServeConfig) -> io::Result<()> {
+    let pool = db::connect(&config.database_url, 16).map_err(io::Error::other)?;
+    let key = session_key(&pool).map_err(io::Error::other)?;
+    let hub = Hub::new(
+        pool,
+        LiveConfig {
+            grace: config.grace,
+        },
+    );
+    let resumed = hub.resume_running().await.map_err(io::Error::other)?;
+    tracing::info!(resumed, "running games resumed");
+    let data = web::Data::new(hub);
+    let secure = config.secure_cookies;
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .wrap(
+                SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
+                    .cookie_name("junqi_session".into())
+                    .cookie_http_only(true)
+                    .cookie_same_site(SameSite::Lax)
+                    .cookie_secure(secure)
+                    .session_lifecycle(
+                        PersistentSession::default().session_ttl(time::Duration::days(30)),
+                    )
+                    .build(),
+            )
+            .wrap(middleware::Logger::new("%r %s %Dms"))
+            .configure(configure)
+    })
+    .workers(config.workers)
+    .bind(&config.bind)?;
+    for addr in server.addrs() {
+        println!("junqi listening on http://{addr}");
+    }
+    io::stdout().flush()?;
+    server.run().await
+}

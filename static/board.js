@@ -1,0 +1,401 @@
+// The 军棋 board as SVG, drawn from GET /api/board, plus a mirror of the move rules that
+// the game page uses to list legal actions between two full states.
+//
+//   const ui = JunqiBoard.create(svgElement, board, {flipped: false});
+//   ui.render(viewBoard, {selected, dests, last, actionable});
+//   ui.onSquareClick(function (square) { … });
+//   ui.setFlipped(true);
+//
+// Every station has one element carrying data-square="c3" (a <g> that holds the tap
+// target, the piece and the highlights). A piece element carries data-face, and
+// data-piece / data-colour only when the view names them.
+(function (global) {
+  'use strict';
+
+  const SVGNS = 'http://www.w3.org/2000/svg';
+
+  const PIECE_NAMES = {
+    marshal: '司令',
+    general: '军长',
+    major_general: '师长',
+    brigadier: '旅长',
+    colonel: '团长',
+    major: '营长',
+    captain: '连长',
+    lieutenant: '排长',
+    engineer: '工兵',
+    bomb: '炸弹',
+    mine: '地雷',
+    flag: '军旗',
+  };
+
+  // Geometry in viewBox units.
+  const COL_W = 96;
+  const ROW_H = 52;
+  const GAP = 56; // the front, between rank 6 and rank 7
+  const MARGIN_X = 30;
+  const MARGIN_Y = 26;
+  const TILE_W = 72;
+  const TILE_H = 38;
+  const WIDTH = MARGIN_X * 2 + COL_W * 5;
+  const HEIGHT = MARGIN_Y * 2 + ROW_H * 12 + GAP;
+  const FILES = 'abcde';
+
+  function svgEl(name, attrs, parent) {
+    const node = document.createElementNS(SVGNS, name);
+    if (attrs) {
+      for (const key of Object.keys(attrs)) {
+        const value = attrs[key];
+        if (value === undefined || value === null) continue;
+        node.setAttribute(key, String(value));
+      }
+    }
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function parseSquare(sq) {
+    return { file: FILES.indexOf(sq.charAt(0)), rank: parseInt(sq.slice(1), 10) };
+  }
+
+  /** The board graph from /api/board, indexed for drawing and for move generation. */
+  function buildGraph(board) {
+    const stations = {};
+    for (const s of board.stations || []) {
+      const pos = typeof s.file === 'number' && typeof s.rank === 'number'
+        ? { file: s.file, rank: s.rank }
+        : parseSquare(s.square);
+      stations[s.square] = { square: s.square, kind: s.kind, file: pos.file, rank: pos.rank };
+    }
+    const adjacent = {};
+    const rail = {};
+    for (const sq of Object.keys(stations)) {
+      adjacent[sq] = [];
+      rail[sq] = [];
+    }
+    const edges = board.edges || [];
+    for (const e of edges) {
+      if (!adjacent[e.from] || !adjacent[e.to]) continue;
+      adjacent[e.from].push(e.to);
+      adjacent[e.to].push(e.from);
+      if (e.kind === 'rail') {
+        rail[e.from].push(e.to);
+        rail[e.to].push(e.from);
+      }
+    }
+    // Straight runs along each rail line leaving each station, nearest first.
+    const rays = {};
+    for (const sq of Object.keys(stations)) rays[sq] = [];
+    for (const line of board.rail_lines || []) {
+      line.forEach(function (sq, i) {
+        if (!rays[sq]) return;
+        const forward = line.slice(i + 1);
+        const backward = line.slice(0, i).reverse();
+        if (forward.length) rays[sq].push(forward);
+        if (backward.length) rays[sq].push(backward);
+      });
+    }
+    return { stations: stations, edges: edges, railLines: board.rail_lines || [], adjacent: adjacent, rail: rail, rays: rays };
+  }
+
+  // ---- rules mirror (flip chess, RULES §2–§3) -------------------------------------
+
+  const RANKED = ['marshal', 'general', 'major_general', 'brigadier', 'colonel', 'major', 'captain', 'lieutenant', 'engineer'];
+
+  /** Squares the piece on `from` could reach if nothing barred attacks. */
+  function reach(graph, boardView, from) {
+    const cell = boardView[from];
+    const out = new Set(graph.adjacent[from] || []);
+    const st = graph.stations[from];
+    if (!cell || !st || st.kind !== 'rail') return out;
+    if (cell.piece === 'engineer') {
+      // Flight: any rail path through empty stations, stopping at the first occupied one.
+      const seen = new Set([from]);
+      let frontier = [from];
+      while (frontier.length) {
+        const next = [];
+        for (const s of frontier) {
+          for (const n of graph.rail[s] || []) {
+            if (seen.has(n)) continue;
+            seen.add(n);
+            out.add(n);
+            if (!boardView[n]) next.push(n);
+          }
+        }
+        frontier = next;
+      }
+    } else {
+      for (const ray of graph.rays[from] || []) {
+        for (const s of ray) {
+          out.add(s);
+          if (boardView[s]) break;
+        }
+      }
+    }
+    return out;
+  }
+
+  function minesLeft(tallies, colour) {
+    if (!Array.isArray(tallies)) return 3;
+    for (const t of tallies) {
+      if (t.piece === 'mine' && t.colour === colour) return (t.up || 0) + (t.down || 0);
+    }
+    return 3;
+  }
+
+  /** Whether the face-up piece `attacker` may attack the square `to` (flip chess). */
+  function mayAttack(graph, view, attacker, to, options) {
+    const target = view.board[to];
+    if (!target) return true;
+    if (target.face !== 'up' || !target.piece || !target.colour) return false;
+    if (target.colour === attacker.colour) return false;
+    const st = graph.stations[to];
+    if (st && st.kind === 'camp') return false;
+    if (target.piece === 'mine') return attacker.piece === 'engineer' || attacker.piece === 'bomb';
+    if (target.piece === 'flag') return minesLeft(view.tallies, target.colour) === 0;
+    if (options && options.no_suicide) {
+      const a = RANKED.indexOf(attacker.piece);
+      const d = RANKED.indexOf(target.piece);
+      if (a >= 0 && d >= 0 && a > d) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The actions open to `seat` in a flip-chess view, in the server's format:
+   * [{flip: "c3"}, {move: {from, to}}, …]. Empty when it is not that seat's turn.
+   */
+  function legalActions(graph, view, seat, options) {
+    const out = [];
+    if (!view || view.outcome || !seat || view.to_move !== seat) return out;
+    const board = view.board || {};
+    const squares = Object.keys(board).sort(squareOrder);
+    for (const sq of squares) {
+      if (board[sq].face === 'down') out.push({ flip: sq });
+    }
+    const colour = view.colours ? view.colours[seat] : null;
+    if (!colour) return out;
+    for (const from of squares) {
+      const cell = board[from];
+      if (cell.face !== 'up' || cell.colour !== colour) continue;
+      if (cell.piece === 'mine' || cell.piece === 'flag' || !cell.piece) continue;
+      const dests = Array.from(reach(graph, board, from)).sort(squareOrder);
+      for (const to of dests) {
+        if (mayAttack(graph, view, cell, to, options)) out.push({ move: { from: from, to: to } });
+      }
+    }
+    return out;
+  }
+
+  function squareOrder(a, b) {
+    const pa = parseSquare(a);
+    const pb = parseSquare(b);
+    return pa.rank - pb.rank || pa.file - pb.file;
+  }
+
+  // ---- drawing ------------------------------------------------------------------
+
+  function create(svg, board, opts) {
+    const graph = buildGraph(board);
+    let flipped = !!(opts && opts.flipped);
+    const groups = {};
+    const clickHandlers = [];
+    let lastBoard = {};
+    let lastHighlights = {};
+
+    svg.setAttribute('viewBox', '0 0 ' + WIDTH + ' ' + HEIGHT);
+    svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+    svg.classList.add('jq-board');
+
+    function position(sq) {
+      const st = graph.stations[sq] || parseSquare(sq);
+      const col = flipped ? 4 - st.file : st.file;
+      const row = flipped ? st.rank - 1 : 12 - st.rank; // 0 = top row
+      const x = MARGIN_X + COL_W / 2 + col * COL_W;
+      const y = MARGIN_Y + ROW_H / 2 + row * ROW_H + (row >= 6 ? GAP : 0);
+      return { x: x, y: y };
+    }
+
+    function defs() {
+      const d = svgEl('defs', null, svg);
+      // Back of a face-down piece: a plain tile with a woven pattern.
+      const p = svgEl('pattern', { id: 'jq-back', width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, d);
+      svgEl('rect', { width: 8, height: 8, class: 'back-base' }, p);
+      svgEl('rect', { width: 3, height: 8, class: 'back-stripe' }, p);
+      for (const c of ['red', 'blue']) {
+        const q = svgEl('pattern', { id: 'jq-back-' + c, width: 8, height: 8, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, d);
+        svgEl('rect', { width: 8, height: 8, class: 'back-base back-' + c }, q);
+        svgEl('rect', { width: 3, height: 8, class: 'back-stripe' }, q);
+      }
+    }
+
+    function layout() {
+      while (svg.firstChild) svg.removeChild(svg.firstChild);
+      defs();
+      svgEl('rect', { x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 18, class: 'board-bg' }, svg);
+      // The two halves and the front between them.
+      const halfH = ROW_H * 6;
+      svgEl('rect', { x: 8, y: MARGIN_Y - 6, width: WIDTH - 16, height: halfH + 12, rx: 12, class: 'board-half' }, svg);
+      svgEl('rect', { x: 8, y: MARGIN_Y + halfH + GAP - 6, width: WIDTH - 16, height: halfH + 12, rx: 12, class: 'board-half' }, svg);
+
+      // Labels: files along the bottom and ranks down the side.
+      const labels = svgEl('g', { class: 'coords', 'aria-hidden': 'true' }, svg);
+      for (let f = 0; f < 5; f++) {
+        const sq = FILES.charAt(f) + (flipped ? '12' : '1');
+        const p = position(sq);
+        const t = svgEl('text', { x: p.x, y: HEIGHT - 7 }, labels);
+        t.textContent = FILES.charAt(f);
+      }
+      for (let r = 1; r <= 12; r++) {
+        const p = position('a' + r);
+        const t = svgEl('text', { x: 13, y: p.y }, labels);
+        t.textContent = String(r);
+      }
+
+      // Roads thin, railways thick and dark.
+      const roads = svgEl('g', { class: 'roads' }, svg);
+      const rails = svgEl('g', { class: 'rails' }, svg);
+      const railTies = svgEl('g', { class: 'rail-ties' }, svg);
+      for (const e of graph.edges) {
+        const a = position(e.from);
+        const b = position(e.to);
+        const attrs = { x1: a.x, y1: a.y, x2: b.x, y2: b.y };
+        if (e.kind === 'rail') {
+          svgEl('line', attrs, rails);
+          svgEl('line', attrs, railTies);
+        } else {
+          svgEl('line', attrs, roads);
+        }
+      }
+
+      // Stations.
+      const stations = svgEl('g', { class: 'stations' }, svg);
+      for (const sq of Object.keys(graph.stations)) {
+        const st = graph.stations[sq];
+        const p = position(sq);
+        if (st.kind === 'camp') {
+          svgEl('circle', { cx: p.x, cy: p.y, r: 25, class: 'st-camp' }, stations);
+        } else if (st.kind === 'headquarters') {
+          svgEl('rect', { x: p.x - 42, y: p.y - 23, width: 84, height: 46, rx: 23, class: 'st-hq' }, stations);
+          svgEl('rect', { x: p.x - 36, y: p.y - 17, width: 72, height: 34, rx: 17, class: 'st-hq-inner' }, stations);
+        } else {
+          svgEl('rect', { x: p.x - 17, y: p.y - 10, width: 34, height: 20, rx: 4, class: 'st-' + st.kind }, stations);
+        }
+      }
+
+      // One group per station: the tap target, then the piece and highlights.
+      const squares = svgEl('g', { class: 'squares' }, svg);
+      for (const sq of Object.keys(graph.stations).sort(squareOrder)) {
+        const p = position(sq);
+        const g = svgEl('g', {
+          class: 'sq sq-' + graph.stations[sq].kind,
+          'data-square': sq,
+          transform: 'translate(' + p.x + ' ' + p.y + ')',
+        }, squares);
+        svgEl('rect', {
+          class: 'hit', x: -COL_W / 2, y: -ROW_H / 2, width: COL_W, height: ROW_H, fill: 'transparent',
+        }, g);
+        groups[sq] = g;
+      }
+    }
+
+    function drawPiece(g, cell) {
+      const attrs = { class: 'piece', 'data-face': cell.face === 'up' ? 'up' : 'down' };
+      if (cell.piece) attrs['data-piece'] = cell.piece;
+      if (cell.colour) attrs['data-colour'] = cell.colour;
+      const pg = svgEl('g', attrs, g);
+      const up = cell.face === 'up' && cell.piece;
+      let cls = 'tile';
+      if (cell.colour === 'red' || cell.colour === 'blue') cls += ' tile-' + cell.colour;
+      cls += up ? ' tile-up' : ' tile-down';
+      const fill = up ? null
+        : cell.colour === 'red' || cell.colour === 'blue' ? 'url(#jq-back-' + cell.colour + ')' : 'url(#jq-back)';
+      svgEl('rect', { x: -TILE_W / 2 + 1, y: -TILE_H / 2 + 3, width: TILE_W, height: TILE_H, rx: 8, class: 'tile-shadow' }, pg);
+      svgEl('rect', { x: -TILE_W / 2, y: -TILE_H / 2, width: TILE_W, height: TILE_H, rx: 8, class: cls, fill: fill }, pg);
+      if (up) {
+        const name = PIECE_NAMES[cell.piece];
+        if (name) {
+          const t = svgEl('text', { x: 0, y: 1, class: 'piece-name' + (cell.colour ? ' name-' + cell.colour : '') }, pg);
+          t.textContent = name;
+        }
+      } else {
+        svgEl('rect', { x: -TILE_W / 2 + 5, y: -TILE_H / 2 + 5, width: TILE_W - 10, height: TILE_H - 10, rx: 5, class: 'tile-inset' }, pg);
+      }
+    }
+
+    function render(viewBoard, highlights) {
+      lastBoard = viewBoard || {};
+      lastHighlights = highlights || {};
+      const hl = lastHighlights;
+      const dests = new Set(hl.dests || []);
+      const actionable = new Set(hl.actionable || []);
+      const last = hl.last || null;
+      const lastSquares = new Set();
+      if (last) {
+        for (const k of ['from', 'to', 'at']) if (last[k]) lastSquares.add(last[k]);
+      }
+      for (const sq of Object.keys(groups)) {
+        const g = groups[sq];
+        while (g.childNodes.length > 1) g.removeChild(g.lastChild);
+        const cell = lastBoard[sq];
+        const isLast = lastSquares.has(sq);
+        const isSel = hl.selected === sq;
+        const isDest = dests.has(sq);
+        g.classList.toggle('is-last', isLast);
+        g.classList.toggle('is-selected', isSel);
+        g.classList.toggle('is-dest', isDest);
+        g.classList.toggle('is-actionable', actionable.has(sq) || isDest);
+        g.classList.toggle('is-occupied', !!cell);
+        if (isLast) {
+          svgEl('rect', { x: -TILE_W / 2 - 5, y: -TILE_H / 2 - 5, width: TILE_W + 10, height: TILE_H + 10, rx: 11, class: 'hl-last' }, g);
+        }
+        if (cell) drawPiece(g, cell);
+        if (isSel) {
+          svgEl('rect', { x: -TILE_W / 2 - 4, y: -TILE_H / 2 - 4, width: TILE_W + 8, height: TILE_H + 8, rx: 11, class: 'hl-selected' }, g);
+        }
+        if (isDest) {
+          if (cell) {
+            svgEl('rect', { x: -TILE_W / 2 - 4, y: -TILE_H / 2 - 4, width: TILE_W + 8, height: TILE_H + 8, rx: 11, class: 'hl-dest hl-dest-target' }, g);
+          } else {
+            svgEl('rect', { x: -TILE_W / 2, y: -TILE_H / 2, width: TILE_W, height: TILE_H, rx: 8, class: 'hl-dest hl-dest-empty' }, g);
+            svgEl('circle', { cx: 0, cy: 0, r: 7, class: 'hl-dest-dot' }, g);
+          }
+        }
+      }
+    }
+
+    function setFlipped(value) {
+      const f = !!value;
+      if (f === flipped) return;
+      flipped = f;
+      layout();
+      render(lastBoard, lastHighlights);
+    }
+
+    svg.addEventListener('click', function (ev) {
+      const target = ev.target && ev.target.closest ? ev.target.closest('[data-square]') : null;
+      if (!target || !svg.contains(target)) return;
+      const sq = target.getAttribute('data-square');
+      for (const cb of clickHandlers) cb(sq, ev);
+    });
+
+    layout();
+
+    return {
+      graph: graph,
+      render: render,
+      setFlipped: setFlipped,
+      isFlipped: function () { return flipped; },
+      onSquareClick: function (cb) { clickHandlers.push(cb); },
+      legalActions: function (view, seat, options) { return legalActions(graph, view, seat, options); },
+    };
+  }
+
+  global.JunqiBoard = {
+    create: create,
+    buildGraph: buildGraph,
+    legalActions: legalActions,
+    reach: reach,
+    PIECE_NAMES: PIECE_NAMES,
+  };
+})(window);
