@@ -48,7 +48,9 @@
     offerDraw: $('offer-draw'),
     resign: $('resign'),
     tallies: $('tallies'),
+    talliesPanel: $('tallies-panel'),
     log: $('log'),
+    logPanel: $('log-panel'),
   };
 
   // ---- state ------------------------------------------------------------------
@@ -62,12 +64,14 @@
   let lastAction = null; // {at} or {from, to}
   let clock = null; // {to_move, deadline, seconds}
   let history = { south: [], north: [] }; // each seat's recent steps: "a2-a3" or null
+  let seededAt = -1; // the version `history` was last filled from the record at
   let awaiting = null; // {a, timer} while an action waits for its answer
   let ackSeq = 0;
   let rematchAsked = false;
   let rematchAskedAck = null;
   let navigating = false;
   const playerInfo = {}; // username (lower case) → player from /api/players/{name}
+  let openCreator = null; // the creator of an open game, from /api/games/open
 
   // ---- helpers -------------------------------------------------------------------
 
@@ -112,7 +116,7 @@
       const p = g.players && g.players[seat];
       if (p && p.username) return p.username;
     }
-    return null;
+    return openCreator && openCreator.username ? openCreator.username : null;
   }
 
   function amCreator() {
@@ -146,6 +150,7 @@
   let delay = 500;
   let leaving = false;
   let socketOpen = false;
+  let lastResync = 0;
 
   function connect() {
     retryTimer = null;
@@ -214,7 +219,11 @@
       clearTimeout(retryTimer);
       retryTimer = null;
     }
-    scheduleReconnect(true);
+    // At once, unless this keeps happening: then back off like any other drop.
+    const now = Date.now();
+    const soon = now - lastResync < 2000;
+    lastResync = now;
+    scheduleReconnect(!soon);
   }
 
   function send(type, data, isStep) {
@@ -303,11 +312,13 @@
     if (S.view) normaliseView(S.view);
     version = typeof v === 'number' ? v : 0;
     haveState = true;
-    selected = null;
-    clearAwaiting();
+    clearAwaiting(); // a selection survives (renderBoard drops it if it is no longer legal)
     setClock(S.clock);
     if (ui) ui.setFlipped(mySeat() === 'north');
-    if (firstState || prevYou !== S.you) history = { south: [], north: [] };
+    if (firstState || prevYou !== S.you) {
+      history = { south: [], north: [] };
+      seededAt = -1;
+    }
     if (S.rematch && S.rematch.next && mySeat()) {
       gotoGame(S.rematch.next);
       return;
@@ -320,6 +331,7 @@
   /** Fills each seat's recent steps (for repetition warnings) and the last action from the record. */
   function seedHistory() {
     if (!S || status() === 'open' || status() === 'cancelled') return;
+    if (seededAt === version) return; // a state about presence changes nothing here
     const askedAt = version;
     J.api('GET', '/api/games/' + encodeURIComponent(gameId) + '/record').then(function (rec) {
       if (!rec || !Array.isArray(rec.actions) || version !== askedAt) return;
@@ -339,6 +351,7 @@
         }
       }
       history = { south: h.south.slice(-16), north: h.north.slice(-16) };
+      seededAt = askedAt;
       if (!lastAction && last) lastAction = last;
       renderBoard();
     }).catch(function () { /* warnings then rest on what this page saw */ });
@@ -424,6 +437,7 @@
         break;
       case 'resign':
       case 'escape':
+      case 'time_limit':
         break;
       case 'rematch_offer':
         S.rematch[seat] = true;
@@ -443,6 +457,8 @@
     }
     if (d.colours_assigned) v.colours = d.colours_assigned;
     if (d.offer_lapsed) v.open_offer = null;
+    // Whoever acted is there (escape and timeouts say nothing about it).
+    if (S.connected && seat && d.kind !== 'timeout' && d.kind !== 'escape') S.connected[seat] = true;
     if (Array.isArray(d.flags_revealed) && d.flags_revealed.length) needFresh = true;
     if (d.clock !== undefined) {
       setClock(d.clock);
@@ -540,6 +556,7 @@
         }
       }
       if (num.textContent !== text) num.textContent = text;
+      box.hidden = text === '--';
       box.classList.toggle('running', running);
       box.classList.toggle('low', low);
     }
@@ -606,7 +623,7 @@
       toEl.textContent = '';
     }
     const off = card.querySelector('.pc-offline');
-    off.hidden = !(S && S.connected && seat && S.connected[seat] === false && isRunning());
+    off.hidden = !(S && S.connected && seat && !you && S.connected[seat] === false && isRunning());
     card.classList.toggle('to-move', !!(v && seat && isRunning() && v.to_move === seat));
   }
 
@@ -787,6 +804,8 @@
 
   function renderTallies() {
     const v = view();
+    els.talliesPanel.hidden = !v || !v.tallies.length;
+    els.logPanel.hidden = !v;
     if (!v || !v.tallies.length) {
       els.tallies.replaceChildren(J.el('p', { class: 'muted', text: '对局开始后显示' }));
       return;
@@ -868,6 +887,7 @@
         else if (d.combat === 'both_removed') text += '，与' + name(d.target) + '同归于尽';
         break;
       case 'timeout': text = who + ' 超时'; break;
+      case 'time_limit': text = '对局时间到'; break;
       case 'pass': text = who + ' 不行动'; break;
       case 'draw_offer': text = who + ' 提出和棋'; break;
       case 'draw_decline': text = who + ' 拒绝和棋'; break;
@@ -971,8 +991,8 @@
       els.join.disabled = true;
       try {
         await J.api('POST', '/api/games/' + encodeURIComponent(gameId) + '/join');
-        await refreshSummary();
         reconnect(true); // this socket was a spectator's; a new one gets the seat's view
+        await refreshSummary(true);
       } catch (e) {
         J.toast(e.message, 'error');
         await refreshSummary();
@@ -1003,7 +1023,7 @@
 
   // ---- the game summary (before the first state, and while the game is open) -------------
 
-  async function refreshSummary() {
+  async function refreshSummary(noReconnect) {
     try {
       const g = await J.api('GET', '/api/games/' + encodeURIComponent(gameId));
       if (!g) return null;
@@ -1013,13 +1033,14 @@
         // the summary knows of a cancellation.
         if (before === 'open' || g.status === 'cancelled') {
           S.game = Object.assign({}, S.game, g);
-          if (before === 'open' && g.status !== 'open' && g.status !== 'cancelled') {
+          if (!noReconnect && before === 'open' && g.status !== 'open' && g.status !== 'cancelled') {
             reconnect(true); // the game started: a new socket gets this seat's view
           }
         }
       } else {
         summary = g;
       }
+      if (g.status === 'open' && !openCreator) await findOpenCreator();
       renderAll();
       return g;
     } catch (e) {
@@ -1029,6 +1050,17 @@
         if (ws) ws.close();
       }
       return null;
+    }
+  }
+
+  /** The summary of an open game may not name its creator; the open list does. */
+  async function findOpenCreator() {
+    try {
+      const open = await J.api('GET', '/api/games/open');
+      const mine = Array.isArray(open) ? open.find(function (x) { return x && x.id === gameId; }) : null;
+      if (mine && mine.creator) openCreator = mine.creator;
+    } catch (e) {
+      // the page then offers to join; the server refuses a join of one's own game
     }
   }
 
