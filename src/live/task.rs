@@ -54,6 +54,8 @@ pub(super) struct Task {
     conns: HashMap<u64, Conn>,
     away_since: [Option<i64>; 2],
     rematch: [bool; 2],
+    /// Who the sockets were last told is connected.
+    shown_here: [bool; 2],
 }
 
 fn seat_name(s: &str) -> Result<Seat, AppError> {
@@ -94,6 +96,7 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         conns: HashMap::new(),
         away_since: [None, None],
         rematch: [false, false],
+        shown_here: [false, false],
         row,
     };
     if let (Some(deal), Some(first)) = (&task.row.deal, &task.row.first_seat) {
@@ -180,11 +183,11 @@ impl Task {
                 self.conns.insert(conn, Conn { user, out });
                 let _ = reply.send(conn);
                 self.greet(conn, since);
-                self.presence_changed();
+                self.presence_changed(Some(conn));
             }
             Cmd::Disconnect { conn } => {
                 if self.conns.remove(&conn).is_some() {
-                    self.presence_changed();
+                    self.presence_changed(None);
                 }
             }
             Cmd::Message { conn, msg } => match msg.kind {
@@ -259,8 +262,26 @@ impl Task {
         }
     }
 
-    /// Sockets came or went: the escape clock and everyone's view of who is here.
-    fn presence_changed(&mut self) {
+    /// Sockets came or went: the escape clock, and a fresh state for the other sockets
+    /// when who is connected changed. The socket that just connected (`new`) is left
+    /// out: its greeting is all it gets, so a client that reconnects with `?v=N`
+    /// receives exactly the events it missed.
+    fn presence_changed(&mut self, new: Option<u64>) {
+        self.update_away();
+        let here = [self.connected(Seat::South), self.connected(Seat::North)];
+        if here == self.shown_here {
+            return;
+        }
+        self.shown_here = here;
+        for &conn in self.conns.keys() {
+            if Some(conn) != new {
+                self.send(conn, self.state_json(conn));
+            }
+        }
+    }
+
+    /// Starts or stops each seat's escape clock by whether it has a socket.
+    fn update_away(&mut self) {
         let now = now_ms();
         for seat in Seat::BOTH {
             let here = self.connected(seat);
@@ -271,7 +292,6 @@ impl Task {
                 *slot = Some(now);
             }
         }
-        self.broadcast_state();
     }
 
     fn broadcast_state(&self) {
@@ -664,7 +684,11 @@ impl Task {
         self.row.deadline_at = Some(deadline);
         self.game = Some(start.game(self.options));
         self.refresh_players().await;
-        self.presence_changed();
+        // The game starts: the escape clocks of absent seats run, and every socket
+        // hears of it.
+        self.update_away();
+        self.shown_here = [self.connected(Seat::South), self.connected(Seat::North)];
+        self.broadcast_state();
         self.hub.lobby_changed().await;
         Ok(())
     }

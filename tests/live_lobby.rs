@@ -1,0 +1,168 @@
+//! The lobby: its socket's live list, and quick pairing. On SQLite and PostgreSQL.
+
+#[macro_use]
+mod support;
+
+use serde_json::{Value, json};
+use std::time::Duration;
+use support::{Harness, Socket, TestDb};
+
+db_tests! {
+    lobby_list_updates_live => lobby_list_updates_live_sqlite, lobby_list_updates_live_postgres;
+    quick_pairing => quick_pairing_sqlite, quick_pairing_postgres;
+}
+
+fn ids(lobby: &Value) -> Vec<String> {
+    lobby["d"]["open"]
+        .as_array()
+        .expect("a lobby message lists open games")
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Waits for the lobby socket to show exactly `want`, oldest first. (The list is a
+/// watched value: quick changes may reach a socket as one message.)
+async fn lobby_shows(s: &mut Socket, want: &[&str]) -> Value {
+    let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+    s.wait_for(&format!("the lobby to list {want:?}"), |v| {
+        v["t"] == "lobby" && ids(v) == want
+    })
+    .await
+}
+
+async fn open_list(h: &Harness) -> Vec<String> {
+    let r = h.client().get("/api/games/open").await;
+    assert_eq!(r.status, 200);
+    r.json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// (10a) `/ws/lobby` lists open games, and updates when one is created, joined or
+/// cancelled.
+async fn lobby_list_updates_live(db: TestDb) {
+    let h = Harness::start(db);
+    let mut a = h.player("opener").await;
+    let mut b = h.player("other_opener").await;
+    let mut c = h.player("joiner").await;
+    let mut lobby = Socket::connect(&h.base(), "/ws/lobby", None, None)
+        .await
+        .expect("the lobby socket opens");
+    let first = lobby.recv().await;
+    assert_eq!(first, json!({"t": "lobby", "d": {"open": []}}));
+    lobby.send(json!({"t": "ping"})).await;
+    assert_eq!(lobby.recv().await, json!({"t": "pong"}));
+
+    let g1 = a.create_game(30, true).await;
+    let msg = lobby_shows(&mut lobby, &[&g1]).await;
+    let entry = &msg["d"]["open"][0];
+    assert_eq!(entry["variant"], "flip");
+    assert_eq!(entry["seconds_per_action"], 30);
+    assert_eq!(entry["rated"], true);
+    assert_eq!(entry["creator"]["username"], "opener");
+    assert_eq!(entry["creator"]["score"], 0);
+    assert_eq!(entry["creator"]["rank"]["level"], 0);
+    actix_web::rt::time::sleep(Duration::from_millis(5)).await;
+    let g2 = b.create_game(7, false).await;
+    let msg = lobby_shows(&mut lobby, &[&g1, &g2]).await;
+    assert_eq!(msg["d"]["open"][1]["seconds_per_action"], 7);
+    assert_eq!(msg["d"]["open"][1]["rated"], false);
+    assert_eq!(open_list(&h).await, [g1.clone(), g2.clone()]);
+    // A second lobby socket gets the current list on connect.
+    let mut late = Socket::connect(&h.base(), "/ws/lobby", None, None)
+        .await
+        .unwrap();
+    assert_eq!(ids(&late.recv().await), [g1.clone(), g2.clone()]);
+
+    c.join(&g1).await;
+    lobby_shows(&mut lobby, &[&g2]).await;
+    lobby_shows(&mut late, &[&g2]).await;
+    let r = b.post_empty(&format!("/api/games/{g2}/cancel")).await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    lobby_shows(&mut lobby, &[]).await;
+    lobby_shows(&mut late, &[]).await;
+    assert!(open_list(&h).await.is_empty());
+    // Refused requests change nothing, and the socket hears nothing of them.
+    let r = b.post_empty(&format!("/api/games/{g2}/cancel")).await;
+    assert_eq!(r.status, 409);
+    assert_eq!(lobby.maybe(Duration::from_millis(300)).await, None);
+}
+
+/// (10b) Quick pairing joins the oldest compatible open game of someone else, or opens
+/// a game.
+async fn quick_pairing(db: TestDb) {
+    let h = Harness::start(db);
+    let mut a = h.player("early").await;
+    let mut b = h.player("later").await;
+    let mut c = h.player("quick").await;
+    let mut lobby = Socket::connect(&h.base(), "/ws/lobby", None, None)
+        .await
+        .unwrap();
+    lobby.recv().await;
+    let spec = json!({"variant": "flip", "seconds_per_action": 30, "rated": true});
+
+    // Open games of several kinds; created a few ms apart so their order is certain.
+    let mut made = Vec::new();
+    for (by_a, spa, rated) in [
+        (true, 15, true),  // wrong clock
+        (true, 30, false), // casual
+        (true, 30, true),  // the oldest compatible one
+        (false, 30, true), // compatible, newer
+    ] {
+        let who = if by_a { &mut a } else { &mut b };
+        made.push(who.create_game(spa, rated).await);
+        actix_web::rt::time::sleep(Duration::from_millis(5)).await;
+    }
+    let all: Vec<&str> = made.iter().map(String::as_str).collect();
+    lobby_shows(&mut lobby, &all).await;
+
+    // Someone else pairs with the oldest compatible game.
+    let r = c.post("/api/games/quick", spec.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json, json!({"id": made[2], "joined": true}));
+    let s = c.summary(&made[2]).await;
+    assert_eq!(s["status"], "running");
+    let mut players = [
+        s["players"]["south"]["username"].as_str().unwrap(),
+        s["players"]["north"]["username"].as_str().unwrap(),
+    ];
+    players.sort();
+    assert_eq!(players, ["early", "quick"]);
+    lobby_shows(&mut lobby, &[&made[0], &made[1], &made[3]]).await;
+
+    // One's own open games never count: `early` pairs with `later`'s game.
+    let r = a.post("/api/games/quick", spec.clone()).await;
+    assert_eq!(r.json, json!({"id": made[3], "joined": true}));
+    lobby_shows(&mut lobby, &[&made[0], &made[1]]).await;
+
+    // Nothing compatible left: a new open game, listed last.
+    let r = b.post("/api/games/quick", spec.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["joined"], false);
+    let opened = r.json["id"].as_str().unwrap().to_string();
+    assert!(!made.contains(&opened));
+    let s = b.summary(&opened).await;
+    assert_eq!(s["status"], "open");
+    assert_eq!(s["seconds_per_action"], 30);
+    assert_eq!(s["rated"], true);
+    assert_eq!(s["creator"]["username"], "later");
+    lobby_shows(&mut lobby, &[&made[0], &made[1], &opened]).await;
+    // Its creator asking again does not join their own game: another one opens.
+    let r = b.post("/api/games/quick", spec.clone()).await;
+    assert_eq!(r.json["joined"], false);
+    let second = r.json["id"].as_str().unwrap().to_string();
+    assert_ne!(second, opened);
+    // And the casual one is found by a casual request.
+    let r = c
+        .post(
+            "/api/games/quick",
+            json!({"variant": "flip", "seconds_per_action": 30, "rated": false}),
+        )
+        .await;
+    assert_eq!(r.json, json!({"id": made[1], "joined": true}));
+    lobby_shows(&mut lobby, &[&made[0], &opened, &second]).await;
+}
