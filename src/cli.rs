@@ -59,6 +59,18 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Fill a database with players and finished games, for measuring pages at size.
+    Seed {
+        #[arg(long, default_value_t = 100_000)]
+        players: u64,
+        #[arg(long, default_value_t = 1_000_000)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// `postgres://…` for PostgreSQL; anything else is a SQLite file.
+        #[arg(long, env = "DATABASE_URL", default_value = "junqi.db")]
+        database_url: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -82,6 +94,32 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     match command {
         Command::Verify { file } => verify(&file),
+        Command::Seed {
+            players,
+            games,
+            seed,
+            database_url,
+        } => {
+            if players < 2 {
+                eprintln!("junqi seed: at least 2 players are needed for a game");
+                return ExitCode::from(2);
+            }
+            let done = crate::db::connect(&database_url, 2)
+                .and_then(|pool| crate::seed::run(&pool, players, games, seed));
+            match done {
+                Ok(report) => {
+                    println!(
+                        "{}",
+                        serde_json::to_string(&report).expect("report serialises")
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("junqi seed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Selfplay {
             games,
             seed,

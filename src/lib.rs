@@ -7,5 +7,6 @@ pub mod error;
 pub mod live;
 pub mod record;
 pub mod rules;
+pub mod seed;
 pub mod selfplay;
 pub mod web;

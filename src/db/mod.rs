@@ -2,6 +2,7 @@
 //! and the migrations of each backend embedded in the binary.
 
 pub mod games;
+pub mod history;
 pub mod schema;
 pub mod users;
 
@@ -127,7 +128,9 @@ pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
     };
     let pool = r2d2::Pool::builder()
         .max_size(max_size)
-        .min_idle(Some(2))
+        // r2d2 panics when min_idle exceeds max_size (a pool of one, as tools and
+        // tests open).
+        .min_idle(Some(2.min(max_size)))
         .connection_timeout(Duration::from_secs(10))
         .build(manager)?;
     let mut conn = pool.get()?;

@@ -19,6 +19,8 @@ diesel::table! {
         draws -> Integer,
         losses -> Integer,
         games -> Integer,
+        streak -> Integer,
+        best_streak -> Integer,
     }
 }
 
@@ -51,6 +53,18 @@ diesel::table! {
         ended_at -> Nullable<BigInt>,
         deadline_at -> Nullable<BigInt>,
         end_ms -> Nullable<BigInt>,
+        score_before_south -> Nullable<BigInt>,
+        score_before_north -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    game_players (user_id, game_id) {
+        user_id -> BigInt,
+        game_id -> Text,
+        variant -> Text,
+        outcome -> Text,
+        ended_at -> BigInt,
     }
 }
 
@@ -86,12 +100,15 @@ diesel::table! {
 diesel::joinable!(user_stats -> users (user_id));
 diesel::joinable!(score_history -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
+diesel::joinable!(game_players -> games (game_id));
+diesel::joinable!(game_players -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     user_stats,
     games,
     game_actions,
+    game_players,
     score_history,
     settings
 );
