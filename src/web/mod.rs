@@ -3,6 +3,7 @@
 mod api;
 mod auth;
 pub mod error;
+mod i18n;
 mod pages;
 pub mod server;
 mod ws;

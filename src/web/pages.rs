@@ -2,6 +2,7 @@
 //! from the API and the sockets.
 
 use super::auth::username;
+use super::i18n::Lang;
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
 use actix_session::Session;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 struct LobbyPage {
     user: Option<String>,
     title: String,
+    en: bool,
 }
 
 #[derive(Template)]
@@ -21,6 +23,7 @@ struct LobbyPage {
 struct AuthPage {
     user: Option<String>,
     title: String,
+    en: bool,
     register: bool,
 }
 
@@ -29,46 +32,85 @@ struct AuthPage {
 struct GamePage {
     user: Option<String>,
     title: String,
+    en: bool,
     game_id: String,
 }
 
-fn html(t: &impl Template) -> Result<HttpResponse, AppError> {
-    let body = t.render().map_err(AppError::internal)?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(body))
+#[derive(Template)]
+#[template(path = "rules.html")]
+struct RulesPage {
+    user: Option<String>,
+    title: String,
+    en: bool,
 }
 
-pub async fn lobby(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpResponse, AppError> {
-    html(&LobbyPage {
-        user: username(&hub, &session).await,
-        title: "大厅".into(),
-    })
+fn html(lang: Lang, t: &impl Template) -> Result<HttpResponse, AppError> {
+    Ok(lang.html(t.render().map_err(AppError::internal)?))
 }
 
-pub async fn login(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpResponse, AppError> {
-    html(&AuthPage {
+fn pick(lang: Lang, zh: &str, en: &str) -> String {
+    if lang.en { en.into() } else { zh.into() }
+}
+
+pub async fn lobby(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+) -> Result<HttpResponse, AppError> {
+    let page = LobbyPage {
         user: username(&hub, &session).await,
-        title: "登录".into(),
+        title: pick(lang, "大厅", "Lobby"),
+        en: lang.en,
+    };
+    html(lang, &page)
+}
+
+pub async fn rules(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+) -> Result<HttpResponse, AppError> {
+    let page = RulesPage {
+        user: username(&hub, &session).await,
+        title: pick(lang, "规则", "Rules"),
+        en: lang.en,
+    };
+    html(lang, &page)
+}
+
+pub async fn login(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+) -> Result<HttpResponse, AppError> {
+    let page = AuthPage {
+        user: username(&hub, &session).await,
+        title: pick(lang, "登录", "Log in"),
+        en: lang.en,
         register: false,
-    })
+    };
+    html(lang, &page)
 }
 
 pub async fn register(
     hub: web::Data<Arc<Hub>>,
     session: Session,
+    lang: Lang,
 ) -> Result<HttpResponse, AppError> {
-    html(&AuthPage {
+    let page = AuthPage {
         user: username(&hub, &session).await,
-        title: "注册".into(),
+        title: pick(lang, "注册", "Register"),
+        en: lang.en,
         register: true,
-    })
+    };
+    html(lang, &page)
 }
 
 pub async fn game(
     hub: web::Data<Arc<Hub>>,
     session: Session,
     path: web::Path<String>,
+    lang: Lang,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let lookup = id.clone();
@@ -79,9 +121,11 @@ pub async fn game(
     if !exists {
         return Err(AppError::NotFound(format!("no game {id:?}")));
     }
-    html(&GamePage {
+    let page = GamePage {
         user: username(&hub, &session).await,
-        title: format!("对局 {id}"),
+        title: format!("{} {id}", pick(lang, "对局", "Game")),
+        en: lang.en,
         game_id: id,
-    })
+    };
+    html(lang, &page)
 }
