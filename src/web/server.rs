@@ -66,6 +66,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/", web::get().to(pages::lobby))
     .route("/login", web::get().to(pages::login))
     .route("/register", web::get().to(pages::register))
+    .route("/rules", web::get().to(pages::rules))
     .route("/game/{id}", web::get().to(pages::game))
     .service(actix_files::Files::new(
         "/static",
