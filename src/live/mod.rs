@@ -5,7 +5,7 @@ pub mod protocol;
 mod summary;
 mod task;
 
-pub use summary::{PlayerInfo, game_summary, open_game_json, player_json};
+pub use summary::{PlayerInfo, game_summary, open_game_json, player_json, rank_json};
 pub use task::new_game_id;
 
 use crate::db::{self, Pool};

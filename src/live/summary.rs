@@ -28,7 +28,7 @@ impl PlayerInfo {
     }
 
     pub fn json(&self) -> Value {
-        json!({"username": self.username, "score": self.score, "rank": Rank::for_score(self.score)})
+        json!({"username": self.username, "score": self.score, "rank": rank_json(self.score)})
     }
 }
 
@@ -82,10 +82,23 @@ pub fn player_json(user: &User, stats: &Stats) -> Value {
         "username": user.username,
         "variant": stats.variant,
         "score": stats.score,
-        "rank": Rank::for_score(stats.score),
+        "rank": rank_json(stats.score),
         "wins": stats.wins,
         "draws": stats.draws,
         "losses": stats.losses,
         "games": stats.games,
+    })
+}
+
+/// A score's rank, the next rank and the progress toward it (0.0–1.0).
+pub fn rank_json(score: i64) -> Value {
+    let rank = Rank::for_score(score);
+    json!({
+        "level": rank.level,
+        "chinese": rank.chinese,
+        "english": rank.english,
+        "from_score": rank.from_score,
+        "next": rank.next(),
+        "progress": Rank::progress(score),
     })
 }

@@ -259,8 +259,11 @@ pub async fn game_record(
             reason: Some(row.reason.clone()),
         });
     }
+    let verified = finished && record.verify().is_ok();
     let mut v = record.to_json();
     v["id"] = json!(row.id);
+    // Replayed here with the rules and checked against the commitment.
+    v["verified"] = json!(verified);
     Ok(HttpResponse::Ok().json(v))
 }
 
