@@ -75,3 +75,9 @@ impl From<crate::db::DbError> for AppError {
         AppError::internal(e)
     }
 }
+
+impl From<diesel::result::Error> for AppError {
+    fn from(e: diesel::result::Error) -> AppError {
+        AppError::internal(e)
+    }
+}

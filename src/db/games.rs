@@ -1,6 +1,6 @@
 //! Games and their actions.
 
-use super::schema::{game_actions, games};
+use super::schema::{game_actions, game_players, games, user_stats};
 use super::users::{self, GameResult};
 use super::{DbConn, DbError};
 use diesel::prelude::*;
@@ -203,11 +203,32 @@ pub fn write(conn: &mut DbConn, w: &Write<'_>) -> Result<(), DbError> {
                     games::deadline_at.eq(None::<i64>),
                 ))
                 .execute(c)?;
-            if row.rated {
-                for (i, (user, result)) in end.players.iter().enumerate() {
+            // Scores before the game, for showing each player's rank at the time.
+            let mut before = [0i64; 2];
+            for (i, (user, result)) in end.players.iter().enumerate() {
+                before[i] = user_stats::table
+                    .find((*user, &row.variant))
+                    .select(user_stats::score)
+                    .first(c)?;
+                diesel::insert_into(game_players::table)
+                    .values((
+                        game_players::user_id.eq(*user),
+                        game_players::game_id.eq(w.game_id),
+                        game_players::variant.eq(&row.variant),
+                        game_players::outcome.eq(result.name()),
+                        game_players::ended_at.eq(end.ended_at),
+                    ))
+                    .execute(c)?;
+                if row.rated {
                     users::record_result(c, *user, &row.variant, w.game_id, end.score[i], *result)?;
                 }
             }
+            diesel::update(games::table.find(w.game_id))
+                .set((
+                    games::score_before_south.eq(before[0]),
+                    games::score_before_north.eq(before[1]),
+                ))
+                .execute(c)?;
         }
         Ok::<_, diesel::result::Error>(())
     })?;

@@ -26,6 +26,9 @@ pub struct Stats {
     pub draws: i32,
     pub losses: i32,
     pub games: i32,
+    /// Wins in a row up to now, and the longest such run.
+    pub streak: i32,
+    pub best_streak: i32,
 }
 
 /// Usernames are unique without regard to case.
@@ -126,6 +129,16 @@ pub enum GameResult {
     Loss,
 }
 
+impl GameResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            GameResult::Win => "win",
+            GameResult::Draw => "draw",
+            GameResult::Loss => "loss",
+        }
+    }
+}
+
 /// Applies one player's result of a finished game, inside the caller's transaction.
 pub fn record_result(
     conn: &mut DbConn,
@@ -145,6 +158,11 @@ pub fn record_result(
         GameResult::Draw => (0, 1, 0),
         GameResult::Loss => (0, 0, 1),
     };
+    let streak = if result == GameResult::Win {
+        s.streak + 1
+    } else {
+        0
+    };
     diesel::update(user_stats::table.find((user_id, variant)))
         .set((
             user_stats::score.eq(score),
@@ -152,6 +170,8 @@ pub fn record_result(
             user_stats::draws.eq(s.draws + d),
             user_stats::losses.eq(s.losses + l),
             user_stats::games.eq(s.games + 1),
+            user_stats::streak.eq(streak),
+            user_stats::best_streak.eq(s.best_streak.max(streak)),
         ))
         .execute(conn)?;
     diesel::insert_into(score_history::table)
@@ -183,5 +203,21 @@ pub fn score_history(
             score_history::score_after,
             score_history::created_at,
         ))
+        .load(conn)?)
+}
+
+/// A player's latest `limit` scores after each rated game, newest first.
+pub fn recent_scores(
+    conn: &mut DbConn,
+    user_id: i64,
+    variant: &str,
+    limit: i64,
+) -> Result<Vec<i64>, DbError> {
+    Ok(score_history::table
+        .filter(score_history::user_id.eq(user_id))
+        .filter(score_history::variant.eq(variant))
+        .order(score_history::id.desc())
+        .limit(limit)
+        .select(score_history::score_after)
         .load(conn)?)
 }

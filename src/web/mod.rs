@@ -2,7 +2,9 @@
 
 mod api;
 mod auth;
+mod chart;
 pub mod error;
+mod history;
 mod i18n;
 mod pages;
 pub mod server;

@@ -1,6 +1,6 @@
 //! Starting the service: database, sessions, live games and routes.
 
-use super::{api, auth, error, pages, ws};
+use super::{api, auth, error, history, pages, ws};
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
@@ -67,6 +67,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/login", web::get().to(pages::login))
     .route("/register", web::get().to(pages::register))
     .route("/rules", web::get().to(pages::rules))
+    .route("/games", web::get().to(history::games))
+    .route("/ladder", web::get().to(history::ladder))
+    .route("/@/{name}", web::get().to(history::profile))
+    .route("/@/{name}/games", web::get().to(history::player_games))
     .route("/game/{id}", web::get().to(pages::game))
     .service(actix_files::Files::new(
         "/static",
@@ -88,10 +92,12 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let resumed = hub.resume_running().await.map_err(io::Error::other)?;
     tracing::info!(resumed, "running games resumed");
     let data = web::Data::new(hub);
+    let rank_counts = web::Data::new(history::RankCounts::default());
     let secure = config.secure_cookies;
     let server = HttpServer::new(move || {
         App::new()
             .app_data(data.clone())
+            .app_data(rank_counts.clone())
             .wrap(
                 SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
                     .cookie_name("junqi_session".into())

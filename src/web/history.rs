@@ -1,0 +1,648 @@
+//! The pages people use to look back: game history (everyone's and a player's), the
+//! rank ladder and player profiles. All server-rendered; no script needed.
+
+use super::auth::{user_id, username, validate_username};
+use super::chart::score_chart;
+use super::i18n::Lang;
+use crate::db::history::{self, Cursor, Filter, Finished};
+use crate::db::schema::{user_stats, users};
+use crate::db::users::{self as dbusers, Stats, User};
+use crate::db::{DbConn, DbError};
+use crate::error::AppError;
+use crate::live::{Hub, blocking};
+use crate::rules::{EndReason, Rank};
+use actix_session::Session;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use diesel::prelude::*;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub const HISTORY_PAGE: i64 = 50;
+pub const LADDER_PAGE: i64 = 50;
+
+/// A player as a history row shows them: name and rank at the time of the game.
+pub struct Side {
+    pub name: String,
+    pub rank: Rank,
+    pub score_change: Option<i32>,
+    pub won: bool,
+}
+
+impl Side {
+    /// The score change as shown, with its sign: "+3", "-3", "0".
+    pub fn delta_text(&self) -> String {
+        match self.score_change {
+            Some(d) if d > 0 => format!("+{d}"),
+            Some(d) => d.to_string(),
+            None => String::new(),
+        }
+    }
+
+    pub fn delta_class(&self) -> &'static str {
+        match self.score_change {
+            Some(d) if d > 0 => "up",
+            Some(d) if d < 0 => "down",
+            _ => "",
+        }
+    }
+}
+
+pub struct HistoryRow {
+    pub id: String,
+    pub variant: String,
+    pub rated: bool,
+    /// South, then north.
+    pub sides: [Option<Side>; 2],
+    pub result: String,
+    pub reason: String,
+    pub reason_text: String,
+    pub steps: i32,
+    pub date: String,
+}
+
+pub fn reason_text(code: &str, en: bool) -> String {
+    let zh_en = match code {
+        "flag" => ("扛旗", "flag captured"),
+        "no_moves" => ("无棋可走", "no legal action"),
+        "timeouts" => ("超时三次", "three timeouts"),
+        "repetition" => ("重复走棋", "repetition"),
+        "resign" => ("认输", "resignation"),
+        "escape" => ("逃跑", "escape"),
+        "agreed" => ("议和", "draw agreed"),
+        "no_capture_limit" => ("80步未攻击", "80 steps without an attack"),
+        "step_limit" => ("300步", "300 steps"),
+        "time_limit" => ("3小时", "3 hours"),
+        other => (other, other),
+    };
+    if en { zh_en.1 } else { zh_en.0 }.to_string()
+}
+
+fn date(ms: Option<i64>) -> String {
+    ms.and_then(chrono::DateTime::from_timestamp_millis)
+        .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+fn rows(found: Vec<Finished>, names: &HashMap<i64, String>, en: bool) -> Vec<HistoryRow> {
+    found
+        .into_iter()
+        .map(|g| {
+            let result = g.result.clone().unwrap_or_default();
+            let side = |id: Option<i64>, before: Option<i64>, change: Option<i32>, seat: &str| {
+                id.map(|id| Side {
+                    name: names.get(&id).cloned().unwrap_or_default(),
+                    rank: Rank::for_score(before.unwrap_or(0)),
+                    score_change: change,
+                    won: result == seat,
+                })
+            };
+            HistoryRow {
+                sides: [
+                    side(g.south_id, g.score_before_south, g.score_south, "south"),
+                    side(g.north_id, g.score_before_north, g.score_north, "north"),
+                ],
+                reason_text: reason_text(g.reason.as_deref().unwrap_or(""), en),
+                reason: g.reason.clone().unwrap_or_default(),
+                id: g.id,
+                variant: g.variant,
+                rated: g.rated,
+                result,
+                steps: g.steps,
+                date: date(g.ended_at),
+            }
+        })
+        .collect()
+}
+
+#[derive(Deserialize, Default)]
+pub struct HistoryQuery {
+    player: Option<String>,
+    variant: Option<String>,
+    result: Option<String>,
+    reason: Option<String>,
+    before: Option<String>,
+}
+
+fn one_of(
+    value: &Option<String>,
+    allowed: &[&str],
+    what: &str,
+) -> Result<Option<String>, AppError> {
+    match value.as_deref() {
+        None | Some("") => Ok(None),
+        Some(v) if allowed.contains(&v) => Ok(Some(v.to_string())),
+        Some(v) => Err(AppError::BadRequest(format!("unknown {what} {v:?}"))),
+    }
+}
+
+/// One choice of a filter's select box.
+pub struct Opt {
+    pub value: &'static str,
+    pub label: String,
+    pub selected: bool,
+}
+
+fn options(choices: &[(&'static str, &str, &str)], chosen: Option<&str>, en: bool) -> Vec<Opt> {
+    choices
+        .iter()
+        .map(|&(value, zh, english)| Opt {
+            value,
+            label: if en { english } else { zh }.to_string(),
+            selected: chosen == Some(value),
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "games.html")]
+struct GamesPage {
+    user: Option<String>,
+    title: String,
+    en: bool,
+    /// Set on a player's own history page.
+    owner: Option<String>,
+    player: String,
+    variants: Vec<Opt>,
+    results: Vec<Opt>,
+    reasons: Vec<Opt>,
+    rows: Vec<HistoryRow>,
+    next: Option<String>,
+    first: String,
+    unknown_player: bool,
+}
+
+fn query_string(pairs: &[(&str, &str)]) -> String {
+    let parts: Vec<String> = pairs
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", urlencode(v)))
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", parts.join("&"))
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+async fn history_page(
+    hub: &Arc<Hub>,
+    session: &Session,
+    lang: Lang,
+    owner: Option<String>,
+    q: HistoryQuery,
+) -> Result<HttpResponse, AppError> {
+    let variant = one_of(&q.variant, &["flip", "standard"], "variant")?;
+    let result = if owner.is_some() {
+        one_of(&q.result, &["win", "draw", "loss"], "result")?
+    } else {
+        one_of(&q.result, &["south", "north", "draw"], "result")?
+    };
+    let reasons: Vec<&str> = EndReason::ALL.iter().map(|r| r.name()).collect();
+    let reason = one_of(&q.reason, &reasons, "reason")?;
+    let before = match q.before.as_deref() {
+        None | Some("") => None,
+        Some(c) => {
+            Some(Cursor::decode(c).ok_or_else(|| AppError::BadRequest("bad page cursor".into()))?)
+        }
+    };
+    let player = owner.clone().or(q.player.clone()).filter(|p| !p.is_empty());
+    let (variant_f, result_f, reason_f, before_f, player_f, is_owner) = (
+        variant.clone(),
+        result.clone(),
+        reason.clone(),
+        before.clone(),
+        player.clone(),
+        owner.is_some(),
+    );
+    let en = lang.en;
+    let found = blocking(hub.pool(), move |c| {
+        let uid = match &player_f {
+            Some(name) => match validate_username(name).ok().and(dbusers::by_name(c, name)?) {
+                Some(u) => Some(u.id),
+                None => return Ok(None),
+            },
+            None => None,
+        };
+        let filter = Filter {
+            player: uid,
+            variant: variant_f,
+            result: if is_owner { None } else { result_f.clone() },
+            outcome: if is_owner { result_f } else { None },
+            reason: reason_f,
+        };
+        let found = history::page(c, &filter, before_f.as_ref(), HISTORY_PAGE)?;
+        let names = history::names(c, &found)?;
+        Ok(Some((found, names)))
+    })
+    .await?;
+    if owner.is_some() && found.is_none() {
+        return Err(AppError::NotFound(format!(
+            "no player {:?}",
+            owner.unwrap_or_default()
+        )));
+    }
+    let unknown_player = found.is_none();
+    let (found, names) = found.unwrap_or_default();
+    let next = (found.len() as i64 == HISTORY_PAGE).then(|| {
+        let last = found.last().expect("a full page has a last row");
+        let cursor = Cursor {
+            ended_at: last.ended_at.unwrap_or(0),
+            id: last.id.clone(),
+        }
+        .encode();
+        query_string(&[
+            (
+                "player",
+                if owner.is_some() {
+                    ""
+                } else {
+                    player.as_deref().unwrap_or("")
+                },
+            ),
+            ("variant", variant.as_deref().unwrap_or("")),
+            ("result", result.as_deref().unwrap_or("")),
+            ("reason", reason.as_deref().unwrap_or("")),
+            ("before", &cursor),
+        ])
+    });
+    let first = query_string(&[
+        (
+            "player",
+            if owner.is_some() {
+                ""
+            } else {
+                player.as_deref().unwrap_or("")
+            },
+        ),
+        ("variant", variant.as_deref().unwrap_or("")),
+        ("result", result.as_deref().unwrap_or("")),
+        ("reason", reason.as_deref().unwrap_or("")),
+    ]);
+    let result_choices: &[(&'static str, &str, &str)] = if owner.is_some() {
+        &[
+            ("win", "胜", "won"),
+            ("draw", "和", "drawn"),
+            ("loss", "负", "lost"),
+        ]
+    } else {
+        &[
+            ("south", "南方胜", "south won"),
+            ("north", "北方胜", "north won"),
+            ("draw", "和棋", "draw"),
+        ]
+    };
+    let reason_choices: Vec<(&'static str, String, String)> = EndReason::ALL
+        .iter()
+        .map(|r| {
+            (
+                r.name(),
+                reason_text(r.name(), false),
+                reason_text(r.name(), true),
+            )
+        })
+        .collect();
+    let reason_refs: Vec<(&'static str, &str, &str)> = reason_choices
+        .iter()
+        .map(|(v, z, e)| (*v, z.as_str(), e.as_str()))
+        .collect();
+    let title = match (&owner, en) {
+        (Some(o), false) => format!("{o} 的棋谱"),
+        (Some(o), true) => format!("Games of {o}"),
+        (None, false) => "棋谱".to_string(),
+        (None, true) => "Games".to_string(),
+    };
+    let page = GamesPage {
+        user: username(hub, session).await,
+        title,
+        en,
+        player: if owner.is_some() {
+            String::new()
+        } else {
+            player.unwrap_or_default()
+        },
+        owner,
+        variants: options(
+            &[
+                ("flip", "翻翻棋", "flip chess"),
+                ("standard", "标准军棋", "standard"),
+            ],
+            variant.as_deref(),
+            en,
+        ),
+        results: options(result_choices, result.as_deref(), en),
+        reasons: options(&reason_refs, reason.as_deref(), en),
+        rows: rows(found, &names, en),
+        next,
+        first,
+        unknown_player,
+    };
+    Ok(lang.html(page.render().map_err(AppError::internal)?))
+}
+
+pub async fn games(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+    q: web::Query<HistoryQuery>,
+) -> Result<HttpResponse, AppError> {
+    history_page(&hub, &session, lang, None, q.into_inner()).await
+}
+
+pub async fn player_games(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+    path: web::Path<String>,
+    q: web::Query<HistoryQuery>,
+) -> Result<HttpResponse, AppError> {
+    history_page(
+        &hub,
+        &session,
+        lang,
+        Some(path.into_inner()),
+        q.into_inner(),
+    )
+    .await
+}
+
+/// How many players hold each rank, cached for a few seconds: counting is a scan of
+/// the ladder index, and the numbers only drift slowly.
+#[derive(Default)]
+pub struct RankCounts(Mutex<HashMap<String, (Instant, Vec<i64>)>>);
+
+const RANK_COUNTS_FOR: Duration = Duration::from_secs(10);
+
+fn count_ranks(c: &mut DbConn, variant: &str) -> Result<Vec<i64>, DbError> {
+    let ranks: Vec<Rank> = Rank::all().collect();
+    let mut counts = Vec::with_capacity(ranks.len());
+    for (i, r) in ranks.iter().enumerate() {
+        let mut q = user_stats::table
+            .filter(user_stats::variant.eq(variant))
+            .into_boxed();
+        if let Some(from) = r.from_score {
+            q = q.filter(user_stats::score.ge(from));
+        }
+        if let Some(next) = ranks.get(i + 1).and_then(|n| n.from_score) {
+            q = q.filter(user_stats::score.lt(next));
+        }
+        counts.push(q.count().get_result::<i64>(c)?);
+    }
+    Ok(counts)
+}
+
+#[derive(Deserialize, Default)]
+pub struct LadderQuery {
+    variant: Option<String>,
+    page: Option<u32>,
+    q: Option<String>,
+}
+
+pub struct LadderRow {
+    pub position: i64,
+    pub name: String,
+    pub rank: Rank,
+    pub score: i64,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    pub games: i32,
+    pub me: bool,
+}
+
+#[derive(Template)]
+#[template(path = "ladder.html")]
+struct LadderPage {
+    user: Option<String>,
+    title: String,
+    en: bool,
+    variant: String,
+    search: String,
+    page: u32,
+    rows: Vec<LadderRow>,
+    ranks: Vec<(Rank, i64)>,
+    has_next: bool,
+    my_position: Option<(i64, u32)>,
+}
+
+pub async fn ladder(
+    hub: web::Data<Arc<Hub>>,
+    counts: web::Data<RankCounts>,
+    session: Session,
+    lang: Lang,
+    q: web::Query<LadderQuery>,
+) -> Result<HttpResponse, AppError> {
+    let variant =
+        one_of(&q.variant, &["flip", "standard"], "variant")?.unwrap_or_else(|| "flip".into());
+    let page = q.page.unwrap_or(1).clamp(1, 1_000_000);
+    let search: String =
+        q.q.clone()
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .take(20)
+            .collect::<String>()
+            .to_lowercase();
+    let me = user_id(&session);
+    let cached = {
+        let map = counts.0.lock().expect("rank counts lock");
+        map.get(&variant)
+            .filter(|(at, _)| at.elapsed() < RANK_COUNTS_FOR)
+            .map(|(_, v)| v.clone())
+    };
+    let (v, s) = (variant.clone(), search.clone());
+    let offset = (page as i64 - 1) * LADDER_PAGE;
+    let (found, fresh_counts, mine) = blocking(hub.pool(), move |c| {
+        let mut q = users::table
+            .inner_join(user_stats::table)
+            .filter(user_stats::variant.eq(&v))
+            .into_boxed();
+        if !s.is_empty() {
+            q = q.filter(users::username_key.like(format!("{s}%")));
+        }
+        let found: Vec<(User, Stats)> = q
+            .order((user_stats::score.desc(), users::id.asc()))
+            .offset(offset)
+            .limit(LADDER_PAGE + 1)
+            .select((User::as_select(), Stats::as_select()))
+            .load(c)?;
+        let fresh = match cached {
+            Some(v) => v,
+            None => count_ranks(c, &v)?,
+        };
+        let mine = match me {
+            Some(uid) => {
+                let score: Option<i64> = user_stats::table
+                    .find((uid, &v))
+                    .select(user_stats::score)
+                    .first(c)
+                    .optional()?;
+                match score {
+                    Some(score) => {
+                        let ahead: i64 =
+                            user_stats::table
+                                .filter(user_stats::variant.eq(&v))
+                                .filter(user_stats::score.gt(score).or(
+                                    user_stats::score.eq(score).and(user_stats::user_id.lt(uid)),
+                                ))
+                                .count()
+                                .get_result(c)?;
+                        Some(ahead + 1)
+                    }
+                    None => None,
+                }
+            }
+            None => None,
+        };
+        Ok((found, fresh, mine))
+    })
+    .await?;
+    counts
+        .0
+        .lock()
+        .expect("rank counts lock")
+        .entry(variant.clone())
+        .and_modify(|e| {
+            if e.0.elapsed() >= RANK_COUNTS_FOR {
+                *e = (Instant::now(), fresh_counts.clone());
+            }
+        })
+        .or_insert_with(|| (Instant::now(), fresh_counts.clone()));
+    let has_next = found.len() as i64 > LADDER_PAGE;
+    let rows: Vec<LadderRow> = found
+        .into_iter()
+        .take(LADDER_PAGE as usize)
+        .enumerate()
+        .map(|(i, (u, s))| LadderRow {
+            // Positions are by score over everyone; within a search they count the matches.
+            position: offset + i as i64 + 1,
+            me: Some(u.id) == me,
+            name: u.username,
+            rank: Rank::for_score(s.score),
+            score: s.score,
+            wins: s.wins,
+            draws: s.draws,
+            losses: s.losses,
+            games: s.games,
+        })
+        .collect();
+    let page_view = LadderPage {
+        user: username(&hub, &session).await,
+        title: if lang.en {
+            "Ladder".into()
+        } else {
+            "天梯".into()
+        },
+        en: lang.en,
+        variant,
+        search,
+        page,
+        rows,
+        ranks: Rank::all().zip(fresh_counts).collect(),
+        has_next,
+        my_position: mine.map(|p| (p, ((p - 1) / LADDER_PAGE) as u32 + 1)),
+    };
+    Ok(lang.html(page_view.render().map_err(AppError::internal)?))
+}
+
+#[derive(Template)]
+#[template(path = "profile.html")]
+struct ProfilePage {
+    user: Option<String>,
+    title: String,
+    en: bool,
+    name: String,
+    variant: String,
+    score: i64,
+    rank: Rank,
+    next: Option<Rank>,
+    progress_pct: u32,
+    wins: i32,
+    draws: i32,
+    losses: i32,
+    games: i32,
+    best_streak: i32,
+    streak: i32,
+    chart: String,
+    recent: Vec<HistoryRow>,
+}
+
+#[derive(Deserialize, Default)]
+pub struct ProfileQuery {
+    variant: Option<String>,
+}
+
+/// How many points the profile chart shows, most recent last.
+const CHART_POINTS: i64 = 200;
+
+pub async fn profile(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+    path: web::Path<String>,
+    q: web::Query<ProfileQuery>,
+) -> Result<HttpResponse, AppError> {
+    let name = path.into_inner();
+    let variant =
+        one_of(&q.variant, &["flip", "standard"], "variant")?.unwrap_or_else(|| "flip".into());
+    let v = variant.clone();
+    let lookup = name.clone();
+    let en = lang.en;
+    let (user, stats, scores, recent) = blocking(hub.pool(), move |c| {
+        let user = validate_username(&lookup)
+            .ok()
+            .and(dbusers::by_name(c, &lookup)?)
+            .ok_or_else(|| AppError::NotFound(format!("no player {lookup:?}")))?;
+        let stats = dbusers::stats(c, user.id, &v)?;
+        let mut scores = dbusers::recent_scores(c, user.id, &v, CHART_POINTS)?;
+        scores.reverse();
+        let filter = Filter {
+            player: Some(user.id),
+            variant: Some(v.clone()),
+            ..Filter::default()
+        };
+        let found = history::page(c, &filter, None, 10)?;
+        let names = history::names(c, &found)?;
+        Ok((user, stats, scores, rows(found, &names, en)))
+    })
+    .await?;
+    let rank = Rank::for_score(stats.score);
+    let page = ProfilePage {
+        user: username(&hub, &session).await,
+        title: user.username.clone(),
+        en,
+        name: user.username,
+        variant,
+        score: stats.score,
+        next: rank.next(),
+        progress_pct: (Rank::progress(stats.score) * 100.0).round() as u32,
+        rank,
+        wins: stats.wins,
+        draws: stats.draws,
+        losses: stats.losses,
+        games: stats.games,
+        best_streak: stats.best_streak,
+        streak: stats.streak,
+        chart: score_chart(
+            &scores,
+            if en {
+                "no rated games yet"
+            } else {
+                "还没有积分赛"
+            },
+        ),
+        recent,
+    };
+    Ok(lang.html(page.render().map_err(AppError::internal)?))
+}
