@@ -16,6 +16,8 @@ CREATE INDEX game_players_recent ON game_players (user_id, ended_at DESC, game_i
 -- Finished games newest first, whole and per variant.
 CREATE INDEX games_history ON games (ended_at DESC, id DESC) WHERE status = 'finished';
 CREATE INDEX games_history_variant ON games (variant, ended_at DESC, id DESC) WHERE status = 'finished';
+CREATE INDEX games_history_reason ON games (reason, ended_at DESC, id DESC) WHERE status = 'finished';
+CREATE INDEX games_history_result ON games (result, ended_at DESC, id DESC) WHERE status = 'finished';
 
 -- Streaks, kept up to date at each game end.
 ALTER TABLE user_stats ADD COLUMN streak INTEGER NOT NULL DEFAULT 0;
