@@ -115,7 +115,7 @@ pub fn ladder(
     Ok(users::table
         .inner_join(user_stats::table)
         .filter(user_stats::variant.eq(variant))
-        .order((user_stats::score.desc(), users::id.asc()))
+        .order((user_stats::score.desc(), user_stats::user_id.asc()))
         .offset(offset)
         .limit(limit)
         .select((User::as_select(), Stats::as_select()))

@@ -464,19 +464,35 @@ pub async fn ladder(
     let (v, s) = (variant.clone(), search.clone());
     let offset = (page as i64 - 1) * LADDER_PAGE;
     let (found, fresh_counts, mine) = blocking(hub.pool(), move |c| {
-        let mut q = users::table
-            .inner_join(user_stats::table)
-            .filter(user_stats::variant.eq(&v))
-            .into_boxed();
-        if !s.is_empty() {
-            q = q.filter(users::username_key.like(format!("{s}%")));
-        }
-        let found: Vec<(User, Stats)> = q
-            .order((user_stats::score.desc(), users::id.asc()))
-            .offset(offset)
-            .limit(LADDER_PAGE + 1)
-            .select((User::as_select(), Stats::as_select()))
-            .load(c)?;
+        let found: Vec<(User, Stats)> = if s.is_empty() {
+            // Skip through the ladder index alone, then fetch just the rows shown: an
+            // offset over the joined rows would read every skipped player.
+            let ids: Vec<i64> = user_stats::table
+                .filter(user_stats::variant.eq(&v))
+                .order((user_stats::score.desc(), user_stats::user_id.asc()))
+                .offset(offset)
+                .limit(LADDER_PAGE + 1)
+                .select(user_stats::user_id)
+                .load(c)?;
+            let mut rows: Vec<(User, Stats)> = users::table
+                .inner_join(user_stats::table)
+                .filter(user_stats::variant.eq(&v))
+                .filter(user_stats::user_id.eq_any(&ids))
+                .select((User::as_select(), Stats::as_select()))
+                .load(c)?;
+            rows.sort_by_key(|(_, st)| (std::cmp::Reverse(st.score), st.user_id));
+            rows
+        } else {
+            users::table
+                .inner_join(user_stats::table)
+                .filter(user_stats::variant.eq(&v))
+                .filter(users::username_key.like(format!("{s}%")))
+                .order((user_stats::score.desc(), user_stats::user_id.asc()))
+                .offset(offset)
+                .limit(LADDER_PAGE + 1)
+                .select((User::as_select(), Stats::as_select()))
+                .load(c)?
+        };
         let fresh = match cached {
             Some(v) => v,
             None => count_ranks(c, &v)?,
