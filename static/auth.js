@@ -27,7 +27,7 @@
     const username = form.elements.username.value.trim();
     const password = form.elements.password.value;
     if (!username || !password) {
-      showError('请填写用户名和密码');
+      showError(J.t('请填写用户名和密码', 'Enter a username and a password'));
       return;
     }
     submit.disabled = true;

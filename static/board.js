@@ -2,7 +2,8 @@
 // the game page uses to list legal actions between two full states.
 //
 //   const ui = JunqiBoard.create(svgElement, board, {flipped: false});
-//   ui.render(viewBoard, {selected, dests, last, actionable});
+//   ui.render(viewBoard, {selected, dests, targets, warn, last, path, actionable});
+//   ui.pathOf(boardBefore, from, to)   // the stations a move passes, from … to
 //   ui.onSquareClick(function (square) { … });
 //   ui.setFlipped(true);
 //
@@ -28,6 +29,25 @@
     mine: '地雷',
     flag: '军旗',
   };
+
+  const PIECE_EN = {
+    marshal: 'marshal',
+    general: 'general',
+    major_general: 'major general',
+    brigadier: 'brigadier',
+    colonel: 'colonel',
+    major: 'major',
+    captain: 'captain',
+    lieutenant: 'lieutenant',
+    engineer: 'engineer',
+    bomb: 'bomb',
+    mine: 'mine',
+    flag: 'flag',
+  };
+
+  function englishPage() {
+    return (document.documentElement.getAttribute('lang') || '').toLowerCase().indexOf('en') === 0;
+  }
 
   // Geometry in viewBox units.
   const COL_W = 96;
@@ -135,6 +155,54 @@
     return out;
   }
 
+  /**
+   * The stations a move from `from` to `to` passes through, both ends included, on the
+   * board as it stood before the move: one step along any edge; else the straight rail
+   * line between them; else (an engineer's flight) the shortest rail path through empty
+   * stations. Along one line the straight run is the shortest path, so the mover's
+   * identity is not needed. Falls back to [from, to].
+   */
+  function pathBetween(graph, boardBefore, from, to) {
+    const board = boardBefore || {};
+    if (!graph.stations[from] || !graph.stations[to] || from === to) return [from, to];
+    if ((graph.adjacent[from] || []).indexOf(to) >= 0) return [from, to];
+    for (const ray of graph.rays[from] || []) {
+      const i = ray.indexOf(to);
+      if (i < 0) continue;
+      let clear = true;
+      for (let k = 0; k < i; k++) {
+        if (board[ray[k]]) { clear = false; break; }
+      }
+      if (clear) return [from].concat(ray.slice(0, i + 1));
+    }
+    // Breadth-first over rail edges; only empty stations may be passed through.
+    const prev = {};
+    prev[from] = null;
+    let frontier = [from];
+    while (frontier.length) {
+      const next = [];
+      for (const s of frontier) {
+        const neighbours = (graph.rail[s] || []).slice().sort(squareOrder);
+        for (const n of neighbours) {
+          if (Object.prototype.hasOwnProperty.call(prev, n)) continue;
+          prev[n] = s;
+          if (n === to) {
+            const path = [to];
+            let cur = s;
+            while (cur !== null) {
+              path.push(cur);
+              cur = prev[cur];
+            }
+            return path.reverse();
+          }
+          if (!board[n]) next.push(n);
+        }
+      }
+      frontier = next;
+    }
+    return [from, to];
+  }
+
   function minesLeft(tallies, colour) {
     if (!Array.isArray(tallies)) return 3;
     for (const t of tallies) {
@@ -202,6 +270,8 @@
     const clickHandlers = [];
     let lastBoard = {};
     let lastHighlights = {};
+    let pathLayer = null;
+    const en = englishPage();
 
     svg.setAttribute('viewBox', '0 0 ' + WIDTH + ' ' + HEIGHT);
     svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
@@ -283,6 +353,9 @@
         }
       }
 
+      // The last move's route, under the pieces.
+      pathLayer = svgEl('g', { class: 'path-layer', 'aria-hidden': 'true' }, svg);
+
       // One group per station: the tap target, then the piece and highlights.
       const squares = svgEl('g', { class: 'squares' }, svg);
       for (const sq of Object.keys(graph.stations).sort(squareOrder)) {
@@ -305,6 +378,9 @@
       if (cell.colour) attrs['data-colour'] = cell.colour;
       const pg = svgEl('g', attrs, g);
       const up = cell.face === 'up' && cell.piece;
+      // A replay shows face-down pieces too: the back, with the name over it.
+      const known = !up && cell.piece && PIECE_NAMES[cell.piece];
+      if (known) pg.classList.add('piece-revealed');
       let cls = 'tile';
       if (cell.colour === 'red' || cell.colour === 'blue') cls += ' tile-' + cell.colour;
       cls += up ? ' tile-up' : ' tile-down';
@@ -320,6 +396,26 @@
         }
       } else {
         svgEl('rect', { x: -TILE_W / 2 + 5, y: -TILE_H / 2 + 5, width: TILE_W - 10, height: TILE_H - 10, rx: 5, class: 'tile-inset' }, pg);
+        if (known) {
+          const t = svgEl('text', { x: 0, y: 1, class: 'piece-name piece-name-down' }, pg);
+          t.textContent = PIECE_NAMES[cell.piece];
+        }
+      }
+      if (en && cell.piece && PIECE_EN[cell.piece]) {
+        const title = svgEl('title', null, pg);
+        title.textContent = PIECE_EN[cell.piece] + (up ? '' : ' (face down)');
+      }
+    }
+
+    function drawPath(path) {
+      while (pathLayer.firstChild) pathLayer.removeChild(pathLayer.firstChild);
+      if (!Array.isArray(path) || path.length < 2) return;
+      const pts = path.map(position);
+      const points = pts.map(function (p) { return p.x + ',' + p.y; }).join(' ');
+      svgEl('polyline', { points: points, class: 'hl-path' }, pathLayer);
+      svgEl('polyline', { points: points, class: 'hl-path-core' }, pathLayer);
+      for (let i = 1; i < pts.length - 1; i++) {
+        svgEl('circle', { cx: pts[i].x, cy: pts[i].y, r: 6, class: 'hl-path-stop' }, pathLayer);
       }
     }
 
@@ -328,12 +424,16 @@
       lastHighlights = highlights || {};
       const hl = lastHighlights;
       const dests = new Set(hl.dests || []);
+      const warn = new Set(hl.warn || []);
       const actionable = new Set(hl.actionable || []);
       const last = hl.last || null;
       const lastSquares = new Set();
       if (last) {
         for (const k of ['from', 'to', 'at']) if (last[k]) lastSquares.add(last[k]);
       }
+      const path = hl.path || (last && last.path) || null;
+      svg.setAttribute('data-path', Array.isArray(path) && path.length > 1 ? path.join(' ') : '');
+      drawPath(path);
       for (const sq of Object.keys(groups)) {
         const g = groups[sq];
         while (g.childNodes.length > 1) g.removeChild(g.lastChild);
@@ -341,9 +441,12 @@
         const isLast = lastSquares.has(sq);
         const isSel = hl.selected === sq;
         const isDest = dests.has(sq);
+        const isWarn = isDest && warn.has(sq);
         g.classList.toggle('is-last', isLast);
         g.classList.toggle('is-selected', isSel);
         g.classList.toggle('is-dest', isDest);
+        g.classList.toggle('is-target', isDest && !!cell);
+        g.classList.toggle('is-warn', isWarn);
         g.classList.toggle('is-actionable', actionable.has(sq) || isDest);
         g.classList.toggle('is-occupied', !!cell);
         if (isLast) {
@@ -354,11 +457,30 @@
           svgEl('rect', { x: -TILE_W / 2 - 4, y: -TILE_H / 2 - 4, width: TILE_W + 8, height: TILE_H + 8, rx: 11, class: 'hl-selected' }, g);
         }
         if (isDest) {
+          // The move guide: a green frame on every square the piece can reach, a heavier
+          // one (with corner marks) around an enemy piece it may attack.
+          const warnCls = isWarn ? ' hl-warn' : '';
           if (cell) {
-            svgEl('rect', { x: -TILE_W / 2 - 4, y: -TILE_H / 2 - 4, width: TILE_W + 8, height: TILE_H + 8, rx: 11, class: 'hl-dest hl-dest-target' }, g);
+            svgEl('rect', { x: -TILE_W / 2 - 5, y: -TILE_H / 2 - 5, width: TILE_W + 10, height: TILE_H + 10, rx: 11, class: 'hl-dest hl-dest-target' + warnCls }, g);
+            const cx = TILE_W / 2 + 5;
+            const cy = TILE_H / 2 + 5;
+            const k = 10;
+            const corners = 'M' + (-cx) + ',' + (-cy + k) + ' V' + (-cy) + ' H' + (-cx + k) +
+              ' M' + (cx - k) + ',' + (-cy) + ' H' + cx + ' V' + (-cy + k) +
+              ' M' + cx + ',' + (cy - k) + ' V' + cy + ' H' + (cx - k) +
+              ' M' + (-cx + k) + ',' + cy + ' H' + (-cx) + ' V' + (cy - k);
+            svgEl('path', { d: corners, class: 'hl-dest-corners' + warnCls }, g);
           } else {
-            svgEl('rect', { x: -TILE_W / 2, y: -TILE_H / 2, width: TILE_W, height: TILE_H, rx: 8, class: 'hl-dest hl-dest-empty' }, g);
-            svgEl('circle', { cx: 0, cy: 0, r: 7, class: 'hl-dest-dot' }, g);
+            svgEl('rect', { x: -TILE_W / 2, y: -TILE_H / 2, width: TILE_W, height: TILE_H, rx: 8, class: 'hl-dest hl-dest-empty' + warnCls }, g);
+            svgEl('circle', { cx: 0, cy: 0, r: 7, class: 'hl-dest-dot' + warnCls }, g);
+          }
+          if (isWarn) {
+            // Would lose by repetition: a red badge with "!".
+            const bx = TILE_W / 2 - 2;
+            const by = -TILE_H / 2 + 2;
+            svgEl('circle', { cx: bx, cy: by, r: 11, class: 'hl-warn-badge' }, g);
+            const t = svgEl('text', { x: bx, y: by + 1, class: 'hl-warn-mark' }, g);
+            t.textContent = '!';
           }
         }
       }
@@ -388,6 +510,7 @@
       isFlipped: function () { return flipped; },
       onSquareClick: function (cb) { clickHandlers.push(cb); },
       legalActions: function (view, seat, options) { return legalActions(graph, view, seat, options); },
+      pathOf: function (boardBefore, from, to) { return pathBetween(graph, boardBefore, from, to); },
     };
   }
 
@@ -396,6 +519,8 @@
     buildGraph: buildGraph,
     legalActions: legalActions,
     reach: reach,
+    pathBetween: pathBetween,
     PIECE_NAMES: PIECE_NAMES,
+    PIECE_EN: PIECE_EN,
   };
 })(window);

@@ -1,5 +1,6 @@
-// Shared helpers for every page: JSON API calls, small DOM builders, toasts,
-// Chinese names, and the header's logout button. Plain ES2017, no build step.
+// Shared helpers for every page: JSON API calls, small DOM builders, toasts, the page
+// language (Chinese by default, English when <html lang="en">), piece names and reasons,
+// and the header's logout button. Plain ES2017, no build step.
 (function (global) {
   'use strict';
 
@@ -23,6 +24,31 @@
     'captain', 'lieutenant', 'engineer', 'bomb', 'mine', 'flag',
   ];
 
+  // The page language: the server writes <html lang="en"> or lang="zh-CN".
+  const EN = (document.documentElement.getAttribute('lang') || '').toLowerCase().indexOf('en') === 0;
+
+  /** The text for the page language: t('中文', 'English'). */
+  function t(zh, en) {
+    return EN ? en : zh;
+  }
+
+  // English names of the pieces, shown as tooltips in English mode; the board and the
+  // text keep the Chinese names in both languages.
+  const PIECE_EN = {
+    marshal: 'marshal',
+    general: 'general',
+    major_general: 'major general',
+    brigadier: 'brigadier',
+    colonel: 'colonel',
+    major: 'major',
+    captain: 'captain',
+    lieutenant: 'lieutenant',
+    engineer: 'engineer',
+    bomb: 'bomb',
+    mine: 'mine',
+    flag: 'flag',
+  };
+
   const REASONS = {
     flag: '扛旗',
     no_moves: '无棋可走',
@@ -36,8 +62,83 @@
     time_limit: '3小时',
   };
 
+  const REASONS_EN = {
+    flag: 'flag captured',
+    no_moves: 'no legal moves',
+    timeouts: 'three timeouts',
+    repetition: 'repetition',
+    resign: 'resignation',
+    escape: 'escape',
+    agreed: 'draw agreed',
+    no_capture_limit: '80 steps without an attack',
+    step_limit: '300 steps',
+    time_limit: '3 hours',
+  };
+
   const COLOUR_NAMES = { red: '红方', blue: '蓝方' };
+  const COLOUR_NAMES_EN = { red: 'Red', blue: 'Blue' };
   const SEAT_NAMES = { south: '南', north: '北' };
+  const SEAT_NAMES_EN = { south: 'South', north: 'North' };
+
+  function reasonText(reason) {
+    const table = EN ? REASONS_EN : REASONS;
+    return table[reason] || String(reason || '');
+  }
+
+  function colourName(colour) {
+    return (EN ? COLOUR_NAMES_EN : COLOUR_NAMES)[colour] || '';
+  }
+
+  /** "南方" / "South": a seat named when no player sits there. */
+  function seatName(seat) {
+    return EN ? SEAT_NAMES_EN[seat] || '' : (SEAT_NAMES[seat] || '') + '方';
+  }
+
+  /** The Chinese name of a piece, whatever the language. */
+  function pieceName(piece) {
+    return PIECE_NAMES[piece] || String(piece || '');
+  }
+
+  /**
+   * A piece name for running text: the Chinese name in a span, with the English name as
+   * its tooltip in English mode.
+   */
+  function pieceEl(piece, colour) {
+    const attrs = { class: 'pc-name-inline' + (colour ? ' pc-' + colour : ''), text: pieceName(piece) };
+    if (EN && PIECE_EN[piece]) attrs.title = PIECE_EN[piece];
+    attrs.dataset = { piece: piece };
+    return el('span', attrs);
+  }
+
+  // Server error codes in Chinese; English pages show the server's own message.
+  const ERRORS_ZH = {
+    network: '网络连接失败，请稍后再试',
+    bad_request: '请求有误',
+    invalid_username: '用户名需为 3–20 个字符：字母、数字、_ 或 -',
+    invalid_password: '密码需为 8–200 个字符',
+    bad_option: '对局设置无效',
+    not_logged_in: '请先登录',
+    bad_credentials: '用户名或密码错误',
+    forbidden: '这不是你的对局或座位',
+    bad_origin: '只接受本站的连接',
+    not_found: '找不到该对局或玩家',
+    username_taken: '用户名已被占用',
+    conflict: '操作未完成：对局状态已改变',
+    too_large: '请求太大',
+    internal: '服务器出错了，请稍后再试',
+    bad_message: '消息格式有误',
+    rate_limited: '操作太频繁，请稍后再试',
+    not_a_player: '你不是这局的玩家',
+    illegal: '这步不合规则',
+    game_over: '对局已经结束',
+  };
+
+  /** The message to show for an error code and the server's message. */
+  function errorText(code, message) {
+    if (!EN && ERRORS_ZH[code]) return ERRORS_ZH[code];
+    if (message) return message;
+    return EN ? 'Something went wrong' : '出错了';
+  }
 
   /** An Error carrying the server's error code and HTTP status. */
   class ApiError extends Error {
@@ -66,7 +167,7 @@
     try {
       res = await fetch(path, init);
     } catch (e) {
-      throw new ApiError(0, 'network', '网络连接失败，请稍后再试');
+      throw new ApiError(0, 'network', errorText('network', 'Network error, please try again'));
     }
     let data = null;
     const text = await res.text();
@@ -79,10 +180,11 @@
     }
     if (!res.ok) {
       const err = data && data.error;
-      const message = err && typeof err.message === 'string' && err.message
-        ? err.message
-        : '请求失败（' + res.status + '）';
-      throw new ApiError(res.status, (err && err.code) || 'http_' + res.status, message);
+      const code = (err && err.code) || 'http_' + res.status;
+      const serverMessage = err && typeof err.message === 'string' && err.message ? err.message : null;
+      const message = errorText(code, serverMessage) ||
+        t('请求失败（' + res.status + '）', 'Request failed (' + res.status + ')');
+      throw new ApiError(res.status, code, message);
     }
     return data;
   }
@@ -197,7 +299,18 @@
   }
 
   global.Junqi = {
+    EN: EN,
+    t: t,
     PIECE_NAMES: PIECE_NAMES,
+    PIECE_EN: PIECE_EN,
+    REASONS_EN: REASONS_EN,
+    COLOUR_NAMES_EN: COLOUR_NAMES_EN,
+    reasonText: reasonText,
+    colourName: colourName,
+    seatName: seatName,
+    pieceName: pieceName,
+    pieceEl: pieceEl,
+    errorText: errorText,
     PIECE_ORDER: PIECE_ORDER,
     REASONS: REASONS,
     COLOUR_NAMES: COLOUR_NAMES,

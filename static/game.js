@@ -1,11 +1,13 @@
-// The live game page: one WebSocket to /ws/game/{id} (docs/protocol.md), the board,
-// players, clock, counters, draw offers, resignation, the result and rematches.
+// The game page: one WebSocket to /ws/game/{id} (docs/protocol.md), the board, players,
+// clocks, the status bar, draw offers, resignation, the result and rematches — and, once
+// the game has ended, a replay built in the browser from the game's record.
 (function () {
   'use strict';
   const J = window.Junqi;
   const root = document.getElementById('game');
   if (!root || !window.JunqiBoard) return;
 
+  const T = J.t;
   const gameId = root.dataset.gameId;
   const me = root.dataset.user || null;
   const $ = function (id) { return document.getElementById(id); };
@@ -14,6 +16,7 @@
   const sameUser = function (a, b) {
     return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
   };
+  const STEP_KINDS = ['flip', 'move', 'timeout', 'pass'];
 
   const els = {
     status: $('status'),
@@ -36,6 +39,7 @@
     resultWord: $('result-word'),
     resultReason: $('result-reason'),
     resultScores: $('result-scores'),
+    resultRank: $('result-rank'),
     rematch: $('rematch'),
     rematchText: $('rematch-text'),
     drawDialog: $('draw-dialog'),
@@ -51,6 +55,20 @@
     talliesPanel: $('tallies-panel'),
     log: $('log'),
     logPanel: $('log-panel'),
+    replay: $('replay'),
+    replayFirst: $('replay-first'),
+    replayPrev: $('replay-prev'),
+    replayNext: $('replay-next'),
+    replayLast: $('replay-last'),
+    replayStep: $('replay-step'),
+    replayNow: $('replay-now'),
+    replayMoves: $('replay-moves'),
+    replayShare: $('replay-share'),
+    replayCopy: $('replay-copy'),
+    replayCommitment: $('replay-commitment'),
+    dealVerified: $('deal-verified'),
+    dealUnverified: $('deal-unverified'),
+    langSwitch: $('lang-switch'),
   };
 
   // ---- state ------------------------------------------------------------------
@@ -61,10 +79,13 @@
   let version = 0;
   let haveState = false;
   let selected = null;
-  let lastAction = null; // {at} or {from, to}
+  let lastAction = null; // {at} or {from, to, path}
   let clock = null; // {to_move, deadline, seconds}
   let history = { south: [], north: [] }; // each seat's recent steps: "a2-a3" or null
   let seededAt = -1; // the version `history` was last filled from the record at
+  let seedTries = 0;
+  let liveLogCount = 0; // log lines written from live events
+  let recordOptions = null; // the room's options, from the record
   let awaiting = null; // {a, timer} while an action waits for its answer
   let ackSeq = 0;
   let rematchAsked = false;
@@ -72,6 +93,20 @@
   let navigating = false;
   const playerInfo = {}; // username (lower case) → player from /api/players/{name}
   let openCreator = null; // the creator of an open game, from /api/games/open
+  let standingsAsked = false; // the players' ranks after the end were asked for
+
+  // The replay of a finished game (built from its record).
+  const R = {
+    loading: false,
+    tries: 0,
+    rec: null,
+    positions: null, // position after each step, [0] the deal
+    entries: null, // one per step (index = step), plus notes
+    notes: null, // non-step actions: {after, d}
+    step: 0,
+    active: false,
+    browserCheck: null, // null (not run), 'ok', 'mismatch', 'unavailable'
+  };
 
   // ---- helpers -------------------------------------------------------------------
 
@@ -105,7 +140,7 @@
 
   function playerName(seat) {
     const p = player(seat);
-    return p && p.username ? p.username : J.SEAT_NAMES[seat] + '方';
+    return p && p.username ? p.username : J.seatName(seat);
   }
 
   function creatorName() {
@@ -124,9 +159,23 @@
     return !!me && sameUser(creatorName(), me);
   }
 
+  /** What the board, the status bar and the player cards show: the replay's position or the live view. */
+  function shown() {
+    if (R.active && R.positions) return R.positions[R.step];
+    return view();
+  }
+
   function colourOf(seat) {
-    const v = view();
+    const v = shown();
     return v && v.colours ? v.colours[seat] : null;
+  }
+
+  /** Steps strictly alternate (a timeout passes the turn too), so each seat's count follows from the total and whose turn it is. */
+  function seatSteps(v, seat) {
+    if (!v || typeof v.steps !== 'number') return 0;
+    if (v.seat_steps) return v.seat_steps[seat] || 0;
+    const n = v.steps;
+    return v.to_move === seat ? Math.floor(n / 2) : Math.ceil(n / 2);
   }
 
   function gotoGame(id) {
@@ -137,8 +186,77 @@
 
   function moveCode(from, to) { return from + '-' + to; }
 
-  function reasonText(reason) {
-    return J.REASONS[reason] || String(reason || '');
+  function stepsWord(n) {
+    return T(n + ' 步', n + (n === 1 ? ' step' : ' steps'));
+  }
+
+  // ---- action descriptions (the game log and the replay's move list) ------------------
+
+  function pieceOrHidden(c) {
+    if (c && c.piece) return J.pieceEl(c.piece, c.colour);
+    return J.el('span', { class: 'pc-hidden', text: T('暗子', 'a hidden piece') });
+  }
+
+  /**
+   * An event (or a replayed action) in words, as DOM nodes. `d` has `kind`, `seat` and the
+   * fields of docs/protocol.md's events; names come from `nameOf(seat)`.
+   */
+  function describe(d, nameOf) {
+    const who = d.seat ? nameOf(d.seat) : '';
+    const out = [];
+    const add = function () {
+      for (let i = 0; i < arguments.length; i++) out.push(arguments[i]);
+    };
+    switch (d.kind) {
+      case 'flip':
+        add(who + T(' 翻开 ', ' flips ') + d.at);
+        if (d.piece) {
+          add(T('：', ': ') + J.colourName(d.colour) + ' ', J.pieceEl(d.piece, d.colour));
+        }
+        break;
+      case 'move': {
+        if (d.mover) add(who + ' ', pieceOrHidden(d.mover), ' ' + d.from + '→' + d.to);
+        else add(who + ' ' + d.from + '→' + d.to);
+        const target = d.target;
+        const tpiece = target && target.piece;
+        if (d.combat === 'attacker_wins') {
+          if (tpiece === 'mine') add(T('，挖掉', ', clears '), pieceOrHidden(target));
+          else if (tpiece === 'flag') add(T('，扛走', ', captures '), pieceOrHidden(target));
+          else add(T('，吃掉', ', takes '), pieceOrHidden(target));
+        } else if (d.combat === 'defender_wins') {
+          if (tpiece === 'mine') add(T('，触雷阵亡（', ', hits a '), pieceOrHidden(target), T('）', ' and is removed'));
+          else add(T('，撞上', ', loses to '), pieceOrHidden(target), T('阵亡', ''));
+        } else if (d.combat === 'both_removed') {
+          add(T('，与', ', trades with '), pieceOrHidden(target), T('同归于尽', ' (both removed)'));
+        } else if (d.attack) {
+          add(T('，攻击', ', attacks'));
+        }
+        break;
+      }
+      case 'timeout': add(who + T(' 超时', ' timed out')); break;
+      case 'pass': add(who + T(' 不行动', ' passes')); break;
+      case 'time_limit': add(T('对局时间到', 'The game ran out of time')); break;
+      case 'draw_offer': add(who + T(' 提出和棋', ' offers a draw')); break;
+      case 'draw_decline': add(who + T(' 拒绝和棋', ' declines the draw')); break;
+      case 'draw_accept': add(who + T(' 同意和棋', ' accepts the draw')); break;
+      case 'resign': add(who + T(' 认输', ' resigns')); break;
+      case 'escape': add(who + T(' 逃跑', ' left the game')); break;
+      case 'rematch_offer': add(who + T(' 想再来一局', ' wants a rematch')); break;
+      case 'rematch': add(T('新的一局开始了', 'A new game has started')); break;
+      default: return null;
+    }
+    if (d.colours_assigned) {
+      const ca = d.colours_assigned;
+      add(T('；', '; ') + nameOf('south') + T(' 执', ' plays ') + J.colourName(ca.south) +
+        T('，', ', ') + nameOf('north') + T(' 执', ' plays ') + J.colourName(ca.north));
+    }
+    return out;
+  }
+
+  function outcomeText(out, nameOf) {
+    if (!out) return '';
+    const res = out.winner ? nameOf(out.winner) + T(' 胜', ' wins') : T('和棋', 'a draw');
+    return T('对局结束：', 'Game over: ') + res + T('（', ' (') + J.reasonText(out.reason) + T('）', ')');
   }
 
   // ---- the socket ------------------------------------------------------------------
@@ -228,7 +346,7 @@
 
   function send(type, data, isStep) {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      J.toast('连接已断开，正在重连…', 'error');
+      J.toast(T('连接已断开，正在重连…', 'Disconnected, reconnecting…'), 'error');
       return false;
     }
     const a = ++ackSeq;
@@ -276,7 +394,7 @@
         break;
       case 'error': {
         const d = msg.d || {};
-        J.toast(d.message || '出错了', 'error');
+        J.toast(J.errorText(d.code, d.message), 'error');
         if (msg.a !== undefined && awaiting && awaiting.a === msg.a) clearAwaiting();
         if (d.code === 'illegal' || d.code === 'game_over') selected = null;
         if (msg.a !== undefined && msg.a === rematchAskedAck) {
@@ -325,18 +443,30 @@
     }
     loadPlayers();
     seedHistory();
+    maybeLoadReplay();
     renderAll();
   }
 
-  /** Fills each seat's recent steps (for repetition warnings) and the last action from the record. */
+  /**
+   * Fills each seat's recent steps (for repetition warnings), the last action and, when
+   * this page opened mid-game, the log of the steps before it, from the record.
+   */
   function seedHistory() {
-    if (!S || status() === 'open' || status() === 'cancelled') return;
+    if (!S || status() === 'open' || status() === 'cancelled' || status() === 'finished') return;
     if (seededAt === version) return; // a state about presence changes nothing here
     const askedAt = version;
     J.api('GET', '/api/games/' + encodeURIComponent(gameId) + '/record').then(function (rec) {
-      if (!rec || !Array.isArray(rec.actions) || version !== askedAt) return;
-      const actions = rec.actions.length > askedAt ? rec.actions.slice(0, askedAt) : rec.actions;
+      if (!rec || !Array.isArray(rec.actions)) return;
+      if (rec.options) recordOptions = rec.options;
+      if (version !== askedAt) {
+        // Events arrived meanwhile: ask again for a record that matches.
+        if (seedTries++ < 5) setTimeout(seedHistory, 200);
+        return;
+      }
+      seedTries = 0;
+      const actions = rec.actions;
       const h = { south: [], north: [] };
+      const flips = { south: null, north: null };
       let last = null;
       for (const act of actions) {
         if (!act || !h[act.seat]) continue;
@@ -346,15 +476,115 @@
         } else if (act.flip) {
           h[act.seat].push(null);
           last = { at: act.flip };
+          flips[act.seat] = act.flip;
         } else if (act.timeout || act.pass) {
           h[act.seat].push(null);
         }
       }
       history = { south: h.south.slice(-16), north: h.north.slice(-16) };
       seededAt = askedAt;
-      if (!lastAction && last) lastAction = last;
+      // Each seat's last flip: before colours are assigned nothing moves, so the piece
+      // is still where it was flipped.
+      const v = view();
+      if (v) {
+        v.last_flips = v.last_flips || {};
+        for (const seat of SEATS) {
+          const cell = flips[seat] && v.board[flips[seat]];
+          if (cell && cell.face === 'up' && !v.last_flips[seat]) {
+            v.last_flips[seat] = { at: flips[seat], piece: cell.piece, colour: cell.colour };
+          }
+        }
+        renderPlayers();
+      }
+      if (!lastAction && last) {
+        // Only the end squares of the last move differ between the board before it and
+        // now, so its route is the same on the board as it stands.
+        if (last.from && ui && view()) last.path = ui.pathOf(view().board, last.from, last.to);
+        lastAction = last;
+      }
+      if (liveLogCount === 0 && status() !== 'finished') seedLog(actions);
       renderBoard();
     }).catch(function () { /* warnings then rest on what this page saw */ });
+  }
+
+  /**
+   * The log of a game this page joined late. The record of a running game names squares
+   * only (the deal is secret until the end); a flipped piece is named when no later move
+   * touched its square, so it is the one standing there now.
+   */
+  function seedLog(actions) {
+    const v = view();
+    const touchedLater = new Set();
+    const known = new Array(actions.length).fill(null);
+    for (let i = actions.length - 1; i >= 0; i--) {
+      const act = actions[i];
+      if (act && act.move) {
+        touchedLater.add(act.move.from);
+        touchedLater.add(act.move.to);
+      } else if (act && act.flip && !touchedLater.has(act.flip) && v) {
+        const cell = v.board[act.flip];
+        if (cell && cell.face === 'up' && cell.piece) known[i] = cell;
+      }
+    }
+    const occupied = new Set();
+    if (ui) {
+      for (const sq of Object.keys(ui.graph.stations)) {
+        if (ui.graph.stations[sq].kind !== 'camp') occupied.add(sq);
+      }
+    }
+    const items = [];
+    let stepNo = 0;
+    // Where the colours were decided, when the flips up to then are known.
+    const rule = (recordOptions && recordOptions.colour_rule) || 'match_previous';
+    let decided = !(v && v.colours);
+    let lastColour = null;
+    const ownColour = { south: null, north: null };
+    actions.forEach(function (act, i) {
+      let d = null;
+      if (act.flip) {
+        d = { kind: 'flip', seat: act.seat, at: act.flip };
+        if (known[i]) {
+          d.piece = known[i].piece;
+          d.colour = known[i].colour;
+        }
+        if (!decided) {
+          if (!d.colour) {
+            decided = true; // unknown from here on: say nothing
+          } else {
+            const takes = rule === 'first_flip' ? true
+              : rule === 'two_in_a_row' ? ownColour[act.seat] === d.colour
+                : lastColour === d.colour;
+            if (takes) {
+              decided = true;
+              if (v.colours[act.seat] === d.colour) d.colours_assigned = v.colours;
+            }
+            lastColour = d.colour;
+            ownColour[act.seat] = d.colour;
+          }
+        }
+      }
+      else if (act.move) {
+        const attack = occupied.has(act.move.to);
+        d = { kind: 'move', seat: act.seat, from: act.move.from, to: act.move.to, attack: attack };
+        occupied.delete(act.move.from);
+        occupied.add(act.move.to); // a guess after an attack; only used for wording
+      } else if (act.timeout) d = { kind: 'timeout', seat: act.seat };
+      else if (act.pass) d = { kind: 'pass', seat: act.seat };
+      else if (act.offer_draw) d = { kind: 'draw_offer', seat: act.seat };
+      else if (act.decline_draw) d = { kind: 'draw_decline', seat: act.seat };
+      else if (act.accept_draw) d = { kind: 'draw_accept', seat: act.seat };
+      if (!d) return;
+      if (STEP_KINDS.indexOf(d.kind) >= 0) stepNo += 1;
+      items.push(logItem(d, STEP_KINDS.indexOf(d.kind) >= 0 ? stepNo : null, true));
+    });
+    for (const n of Array.from(els.log.querySelectorAll('.log-seeded, .log-earlier'))) n.remove();
+    if (!items.length) return;
+    // The log is newest first: a heading, then these steps, below anything live.
+    els.log.appendChild(J.el('li', { class: 'log-earlier muted' }, [
+      J.el('span', { class: 'log-text', text: T('打开页面前的步骤（部分棋子在对局结束前无从得知）：', 'Steps before this page opened (some pieces stay unknown until the game ends):') }),
+    ]));
+    items.reverse();
+    for (const item of items) if (item) els.log.appendChild(item);
   }
 
   function tally(piece, colour, from, to) {
@@ -392,6 +622,8 @@
       case 'flip':
         v.board[d.at] = { piece: d.piece, colour: d.colour, face: 'up' };
         tally(d.piece, d.colour, 'down', 'up');
+        v.last_flips = v.last_flips || {};
+        v.last_flips[seat] = { at: d.at, piece: d.piece, colour: d.colour };
         step(seat, null, false);
         stepped = true;
         lastAction = { at: d.at };
@@ -399,6 +631,8 @@
       case 'move': {
         const target = v.board[d.to];
         const mover = d.mover || v.board[d.from];
+        // The route on the board as it stood before the move.
+        const path = ui ? ui.pathOf(v.board, d.from, d.to) : [d.from, d.to];
         delete v.board[d.from];
         const attacked = !!(d.target || d.combat || target);
         const defender = d.target || target || null;
@@ -416,7 +650,7 @@
         }
         step(seat, moveCode(d.from, d.to), attacked);
         stepped = true;
-        lastAction = { from: d.from, to: d.to };
+        lastAction = { from: d.from, to: d.to, path: path };
         break;
       }
       case 'timeout':
@@ -487,6 +721,7 @@
     }
     recomputeLegal(d);
     if (stepped && awaiting && seat === mySeat()) clearAwaiting();
+    if (d.outcome) maybeLoadReplay();
     renderAll();
   }
 
@@ -504,7 +739,7 @@
       v.repetition_warnings = [];
       return;
     }
-    v.legal = ui.legalActions(v, seat);
+    v.legal = ui.legalActions(v, seat, recordOptions);
     const recent = history[seat].slice(-7);
     v.repetition_warnings = v.legal.filter(function (a) {
       if (!a.move) return false;
@@ -572,18 +807,27 @@
     renderTallies();
     renderClocks();
     renderStatus();
+    renderReplay();
+  }
+
+  function rankName(rank) {
+    if (!rank) return '';
+    return J.EN ? rank.english || rank.chinese || '' : rank.chinese || rank.english || '';
+  }
+
+  function infoOf(p) {
+    if (!p || !p.username) return p;
+    return playerInfo[p.username.toLowerCase()] || p;
   }
 
   function rankLine(p) {
     if (!p) return '';
     let info = p;
-    if (!(p.rank && p.rank.chinese) && p.username) {
-      info = playerInfo[p.username.toLowerCase()] || p;
-    }
+    if (!(p.rank && p.rank.chinese) && p.username) info = infoOf(p);
     const parts = [];
-    if (info.rank && info.rank.chinese) parts.push(info.rank.chinese);
-    if (typeof info.score === 'number') parts.push(info.score + ' 分');
-    return parts.join(' · ');
+    if (info.rank) parts.push(rankName(info.rank));
+    if (typeof info.score === 'number') parts.push(T(info.score + ' 分', info.score + ' pts'));
+    return parts.filter(Boolean).join(' · ');
   }
 
   function loadPlayers() {
@@ -593,13 +837,36 @@
       const key = p.username.toLowerCase();
       if (playerInfo[key]) continue;
       playerInfo[key] = { username: p.username };
-      J.api('GET', '/api/players/' + encodeURIComponent(p.username)).then(function (info) {
-        if (info && info.username) {
-          playerInfo[key] = info;
-          renderPlayers();
-        }
-      }).catch(function () { /* the card shows the name alone */ });
+      fetchPlayer(p.username);
     }
+  }
+
+  function fetchPlayer(name) {
+    const key = name.toLowerCase();
+    return J.api('GET', '/api/players/' + encodeURIComponent(name)).then(function (info) {
+      if (info && info.username) {
+        playerInfo[key] = info;
+        renderPlayers();
+        renderResult();
+      }
+    }).catch(function () { /* the card shows the name alone */ });
+  }
+
+  /** After the end: the players' standings now (score, rank and progress). */
+  function loadStandings() {
+    if (standingsAsked) return;
+    const g = game();
+    if (!g || !g.players) return;
+    standingsAsked = true;
+    const fetchAll = function () {
+      for (const seat of SEATS) {
+        const p = player(seat);
+        if (p && p.username) fetchPlayer(p.username);
+      }
+    };
+    fetchAll();
+    // Once more a little later, in case the scores were still being written.
+    setTimeout(fetchAll, 2000);
   }
 
   function fillCard(card, seat, p, placeholder) {
@@ -609,22 +876,34 @@
     nameEl.textContent = p && p.username ? p.username : placeholder;
     card.classList.toggle('is-you', !!you);
     card.classList.toggle('is-empty', !(p && p.username));
+    card.querySelector('.pc-you').hidden = !you;
     const colourEl = card.querySelector('.pc-colour');
     const colour = seat ? colourOf(seat) : null;
     colourEl.dataset.colour = colour || '';
-    colourEl.textContent = colour ? (colour === 'red' ? '红' : '蓝') : '?';
-    colourEl.title = colour ? J.COLOUR_NAMES[colour] : '颜色未定';
+    colourEl.textContent = colour ? T(colour === 'red' ? '红' : '蓝', colour === 'red' ? 'R' : 'B') : '?';
+    colourEl.title = colour ? J.colourName(colour) : T('颜色未定', 'Colour not yet decided');
     card.querySelector('.pc-rank').textContent = rankLine(p);
-    const v = view();
+    const v = shown();
     const toEl = card.querySelector('.pc-timeouts');
+    const stEl = card.querySelector('.pc-steps');
     if (v && seat && status() !== 'open') {
-      toEl.textContent = '超时 ' + (v.timeouts[seat] || 0) + '/' + (v.timeouts_to_lose || 3);
+      toEl.textContent = T('超时 ', 'timeouts ') + ((v.timeouts && v.timeouts[seat]) || 0) + '/' + (v.timeouts_to_lose || 3);
+      stEl.textContent = T('已走 ', '') + stepsWord(seatSteps(v, seat));
     } else {
       toEl.textContent = '';
+      stEl.textContent = '';
+    }
+    // While colours are undecided, each card shows the piece that player last flipped.
+    const lf = card.querySelector('.pc-lastflip');
+    const flip = v && seat && !v.colours && v.last_flips ? v.last_flips[seat] : null;
+    lf.hidden = !flip;
+    if (flip) {
+      lf.replaceChildren(T('上次翻开：', 'last flip: ') + J.colourName(flip.colour) + ' ', J.pieceEl(flip.piece, flip.colour));
     }
     const off = card.querySelector('.pc-offline');
     off.hidden = !(S && S.connected && seat && !you && S.connected[seat] === false && isRunning());
-    card.classList.toggle('to-move', !!(v && seat && isRunning() && v.to_move === seat));
+    const lv = view();
+    card.classList.toggle('to-move', !!(lv && seat && isRunning() && lv.to_move === seat));
   }
 
   function renderPlayers() {
@@ -638,30 +917,39 @@
       }
       if (me && sameUser(creator, me)) {
         fillCard(els.bottom, '', creatorP, '—');
-        fillCard(els.top, '', null, status() === 'open' ? '等待对手…' : '—');
+        fillCard(els.top, '', null, status() === 'open' ? T('等待对手…', 'Waiting for an opponent…') : '—');
       } else {
         fillCard(els.top, '', creator ? creatorP : null, '—');
-        fillCard(els.bottom, '', null, me && status() === 'open' ? '你？' : '—');
+        fillCard(els.bottom, '', null, me && status() === 'open' ? T('你？', 'You?') : '—');
       }
       return;
     }
     const bottomSeat = mySeat() || 'south';
-    fillCard(els.bottom, bottomSeat, player(bottomSeat), J.SEAT_NAMES[bottomSeat] + '方');
-    fillCard(els.top, other(bottomSeat), player(other(bottomSeat)), J.SEAT_NAMES[other(bottomSeat)] + '方');
+    const topP = player(other(bottomSeat));
+    const bottomP = player(bottomSeat);
+    // After the end, the cards show the standings the players have now.
+    const fresh = status() === 'finished';
+    fillCard(els.bottom, bottomSeat, fresh ? infoOf(bottomP) : bottomP, J.seatName(bottomSeat));
+    fillCard(els.top, other(bottomSeat), fresh ? infoOf(topP) : topP, J.seatName(other(bottomSeat)));
   }
 
   function renderCounters() {
     const g = game();
-    const v = view();
+    const v = shown();
     if (v) {
-      els.steps.textContent = v.steps + (v.steps_to_draw ? ' / ' + v.steps_to_draw : '');
-      els.quiet.textContent = v.quiet_steps + ' / ' + (v.quiet_steps_to_draw || 80);
+      const total = v.steps_to_draw || 300;
+      const quietMax = v.quiet_steps_to_draw || 80;
+      els.steps.textContent = v.steps + ' / ' + total;
+      els.steps.title = T('总步数，满 ' + total + ' 步判和', 'Steps played; ' + total + ' is a draw');
+      els.quiet.textContent = (v.quiet_steps || 0) + ' / ' + quietMax;
+      els.quiet.title = T('连续未吃子步数，满 ' + quietMax + ' 步判和', 'Steps since the last attack; ' + quietMax + ' is a draw');
+      els.quiet.classList.toggle('near-limit', (v.quiet_steps || 0) >= quietMax - 10);
     } else if (g) {
       els.steps.textContent = String(g.steps || 0);
     }
     const s = perActionSeconds();
-    els.perAction.textContent = s ? s + ' 秒/步' : '--';
-    if (g) els.kind.textContent = g.rated ? '积分赛' : '友谊赛';
+    els.perAction.textContent = s ? T(s + ' 秒/步', s + ' s/step') : '--';
+    if (g) els.kind.textContent = g.rated ? T('积分赛', 'Rated') : T('友谊赛', 'Casual');
   }
 
   function offersLeft(seat) {
@@ -685,7 +973,9 @@
       els.joinLogin.href = '/login?next=' + encodeURIComponent('/game/' + gameId);
     }
     const cname = creatorName();
-    els.joinText.textContent = cname ? cname + ' 在等待对手，加入开始对局。' : '这局在等待对手。';
+    els.joinText.textContent = cname
+      ? T(cname + ' 在等待对手，加入开始对局。', cname + ' is waiting for an opponent. Join to start the game.')
+      : T('这局在等待对手。', 'This game is waiting for an opponent.');
     els.waitPanel.hidden = !(open && creator);
     if (open && creator) els.inviteLink.value = window.location.origin + '/game/' + gameId;
 
@@ -698,24 +988,68 @@
       const left = offersLeft(seat);
       els.resign.disabled = !allowed;
       els.offerDraw.disabled = !allowed || left <= 0 || !!v.open_offer;
-      els.offerDraw.textContent = left === Infinity ? '求和' : '求和（剩 ' + left + ' 次）';
+      els.offerDraw.textContent = left === Infinity
+        ? T('求和', 'Offer a draw')
+        : T('求和（剩 ' + left + ' 次）', 'Offer a draw (' + left + ' left)');
       els.actionsHint.hidden = allowed;
-      els.actionsHint.textContent = '满 ' + threshold + ' 步后可以认输或求和（现在 ' + v.steps + ' 步）';
+      els.actionsHint.textContent = T(
+        '满 ' + threshold + ' 步后可以认输或求和（现在 ' + v.steps + ' 步）',
+        'Resigning and draw offers are allowed after ' + threshold + ' steps (now ' + v.steps + ')');
     }
 
     // A draw offer.
     const offer = v && running ? v.open_offer : null;
     const answer = !!(seat && offer && offer === other(seat));
     els.drawDialog.hidden = !answer;
-    if (answer) els.drawDialogText.textContent = playerName(offer) + ' 提出和棋，是否同意？';
+    if (answer) {
+      els.drawDialogText.textContent = T(playerName(offer) + ' 提出和棋，是否同意？', playerName(offer) + ' offers a draw. Do you accept?');
+    }
     if (offer && !answer) {
       els.offerNote.hidden = false;
-      els.offerNote.textContent = offer === seat ? '你已提出和棋，等待对手答复…' : playerName(offer) + ' 提出了和棋';
+      els.offerNote.textContent = offer === seat
+        ? T('你已提出和棋，等待对手答复…', 'You offered a draw; waiting for the answer…')
+        : T(playerName(offer) + ' 提出了和棋', playerName(offer) + ' offered a draw');
     } else {
       els.offerNote.hidden = true;
     }
 
     renderResult();
+  }
+
+  function rankBlock(seat) {
+    const p = player(seat);
+    if (!p || !p.username) return null;
+    const info = playerInfo[p.username.toLowerCase()];
+    if (!info || !info.rank || typeof info.score !== 'number') return null;
+    const rank = info.rank;
+    const next = rank.next || null;
+    let progress = typeof rank.progress === 'number' ? rank.progress : (next ? 0 : 1);
+    progress = Math.max(0, Math.min(1, progress));
+    const pct = Math.round(progress * 100);
+    let nextText;
+    if (next && typeof next.from_score === 'number') {
+      const need = Math.max(0, next.from_score - info.score);
+      nextText = T('距「' + next.chinese + '」还差 ' + need + ' 分（' + next.from_score + ' 分）',
+        need + ' points to ' + (next.english || next.chinese) + ' (' + next.from_score + ')');
+    } else {
+      nextText = T('已是最高等级', 'Highest rank reached');
+    }
+    return J.el('div', { class: 'rank-block', dataset: { seat: seat } }, [
+      J.el('div', { class: 'rank-head' }, [
+        J.el('span', { class: 'rank-user', text: p.username }),
+        J.el('span', { class: 'rank-name', text: rankName(rank), title: J.EN ? rank.chinese : rank.english }),
+        J.el('span', { class: 'rank-score', text: T(info.score + ' 分', info.score + ' pts') }),
+      ]),
+      J.el('div', {
+        class: 'rank-bar',
+        role: 'progressbar',
+        'aria-valuemin': 0,
+        'aria-valuemax': 100,
+        'aria-valuenow': pct,
+        'aria-label': T('升级进度', 'Progress to the next rank'),
+      }, [J.el('span', { class: 'rank-bar-fill', style: 'width:' + pct + '%' })]),
+      J.el('div', { class: 'rank-next', text: nextText }),
+    ]);
   }
 
   function renderResult() {
@@ -724,23 +1058,25 @@
     const finished = !!out && (status() === 'finished' || (view() && view().outcome));
     els.result.hidden = !finished;
     if (!finished) return;
+    loadStandings();
     const seat = mySeat();
     let word;
     let cls;
     if (!out.winner) {
-      word = seat ? '和' : '和棋';
+      word = seat ? T('和', 'Draw') : T('和棋', 'Draw');
       cls = 'draw';
     } else if (seat) {
-      word = out.winner === seat ? '胜' : '负';
+      word = out.winner === seat ? T('胜', 'You won') : T('负', 'You lost');
       cls = out.winner === seat ? 'win' : 'loss';
     } else {
-      word = playerName(out.winner) + ' 胜';
+      word = T(playerName(out.winner) + ' 胜', playerName(out.winner) + ' wins');
       cls = 'win';
     }
     els.resultWord.textContent = word;
     els.resultWord.dataset.result = cls;
     els.result.dataset.result = cls;
-    els.resultReason.textContent = '原因：' + reasonText(out.reason);
+    els.resultReason.textContent = T('原因：', 'Reason: ') + J.reasonText(out.reason);
+    els.resultReason.dataset.reason = out.reason || '';
     els.resultScores.replaceChildren();
     if (g && g.score) {
       for (const s of SEATS) {
@@ -752,21 +1088,26 @@
         ]));
       }
     } else if (g && g.rated === false) {
-      els.resultScores.appendChild(J.el('li', { class: 'muted', text: '友谊赛，不计积分' }));
+      els.resultScores.appendChild(J.el('li', { class: 'muted', text: T('友谊赛，不计积分', 'Casual game: scores unchanged') }));
     }
+    // Ranks: the viewer's own when seated, both players' for a spectator.
+    const rankSeats = seat ? [seat] : SEATS;
+    const blocks = rankSeats.map(rankBlock).filter(Boolean);
+    els.resultRank.replaceChildren.apply(els.resultRank, blocks);
+    els.resultRank.hidden = blocks.length === 0;
     // Rematch.
     const rm = S ? S.rematch : null;
     els.rematch.hidden = !seat;
     if (seat) {
       const asked = rematchAsked || !!(rm && rm[seat]);
       els.rematch.disabled = asked;
-      els.rematch.textContent = asked ? '已请求，等待对手…' : '再来一局';
+      els.rematch.textContent = asked ? T('已请求，等待对手…', 'Asked; waiting for your opponent…') : T('再来一局', 'Rematch');
       const theyAsked = !!(rm && rm[other(seat)]);
       els.rematchText.hidden = !theyAsked;
-      els.rematchText.textContent = theyAsked ? playerName(other(seat)) + ' 想再来一局' : '';
+      els.rematchText.textContent = theyAsked ? T(playerName(other(seat)) + ' 想再来一局', playerName(other(seat)) + ' wants a rematch') : '';
     } else if (rm && rm.next) {
       els.rematchText.hidden = false;
-      els.rematchText.replaceChildren(J.el('a', { href: '/game/' + encodeURIComponent(rm.next), text: '观看下一局' }));
+      els.rematchText.replaceChildren(J.el('a', { href: '/game/' + encodeURIComponent(rm.next), text: T('观看下一局', 'Watch the next game') }));
     } else {
       els.rematchText.hidden = true;
     }
@@ -784,8 +1125,21 @@
     return { flips: flips, moves: moves };
   }
 
+  function warnedDests(from) {
+    const v = view();
+    if (!v || !from) return [];
+    return v.repetition_warnings
+      .filter(function (a) { return a.move && a.move.from === from; })
+      .map(function (a) { return a.move.to; });
+  }
+
   function renderBoard() {
     if (!ui) return;
+    if (R.active && R.positions) {
+      const pos = R.positions[R.step];
+      ui.render(pos.board, { last: pos.last, path: pos.last && pos.last.path });
+      return;
+    }
     const v = view();
     if (!v) {
       ui.render({}, {});
@@ -794,26 +1148,38 @@
     const idx = legalIndex();
     if (selected && !idx.moves[selected]) selected = null;
     const actionable = awaiting ? [] : Array.from(idx.flips).concat(Object.keys(idx.moves));
+    const showDests = selected && !awaiting;
     ui.render(v.board, {
       selected: selected,
-      dests: selected && !awaiting ? idx.moves[selected] : [],
+      dests: showDests ? idx.moves[selected] : [],
+      warn: showDests ? warnedDests(selected) : [],
       last: lastAction,
       actionable: actionable,
     });
   }
 
   function renderTallies() {
-    const v = view();
-    els.talliesPanel.hidden = !v || !v.tallies.length;
-    els.logPanel.hidden = !v;
-    if (!v || !v.tallies.length) {
-      els.tallies.replaceChildren(J.el('p', { class: 'muted', text: '对局开始后显示' }));
+    const v = shown();
+    els.talliesPanel.hidden = !v || !v.tallies || !v.tallies.length;
+    // A finished game's move list (in the replay) is its log.
+    els.logPanel.hidden = !view() || (R.active && liveLogCount === 0);
+    if (!v || !v.tallies || !v.tallies.length) {
+      els.tallies.replaceChildren(J.el('p', { class: 'muted', text: T('对局开始后显示', 'Shown once the game starts') }));
       return;
     }
     const rows = [];
     for (const colour of ['red', 'blue']) {
       const owner = SEATS.find(function (s) { return colourOf(s) === colour; });
-      const label = J.COLOUR_NAMES[colour] + (owner ? '（' + playerName(owner) + '）' : '');
+      const head = [
+        J.el('span', { class: 'tally-chip', dataset: { colour: colour } }),
+        J.el('span', { class: 'tally-colour', text: J.colourName(colour) }),
+      ];
+      if (owner) {
+        head.push(J.el('span', { class: 'tally-owner', text: playerName(owner) }));
+        head.push(J.el('span', { class: 'tally-steps', dataset: { seat: owner }, text: stepsWord(seatSteps(v, owner)) }));
+      } else {
+        head.push(J.el('span', { class: 'tally-owner muted', text: T('未定', 'not yet taken') }));
+      }
       const cells = [];
       for (const piece of J.PIECE_ORDER) {
         const t = v.tallies.find(function (x) { return x.piece === piece && x.colour === colour; });
@@ -822,13 +1188,20 @@
         for (let i = 0; i < (t.up || 0); i++) dots.push(J.el('span', { class: 'dot dot-up' }));
         for (let i = 0; i < (t.down || 0); i++) dots.push(J.el('span', { class: 'dot dot-down' }));
         for (let i = 0; i < (t.removed || 0); i++) dots.push(J.el('span', { class: 'dot dot-removed' }));
-        cells.push(J.el('div', { class: 'tally', dataset: { piece: piece, colour: colour } }, [
-          J.el('span', { class: 'tally-name', text: J.PIECE_NAMES[piece] }),
+        const nameAttrs = { class: 'tally-name', text: J.PIECE_NAMES[piece] };
+        if (J.EN) nameAttrs.title = J.PIECE_EN[piece];
+        cells.push(J.el('div', {
+          class: 'tally',
+          dataset: { piece: piece, colour: colour, up: t.up || 0, down: t.down || 0, removed: t.removed || 0 },
+          title: T('翻开 ' + (t.up || 0) + '，未翻 ' + (t.down || 0) + '，阵亡 ' + (t.removed || 0),
+            J.PIECE_EN[piece] + ': ' + (t.up || 0) + ' up, ' + (t.down || 0) + ' down, ' + (t.removed || 0) + ' removed'),
+        }, [
+          J.el('span', nameAttrs),
           J.el('span', { class: 'tally-dots' }, dots),
         ]));
       }
       rows.push(J.el('div', { class: 'tally-row tally-' + colour }, [
-        J.el('div', { class: 'tally-label', text: label }),
+        J.el('div', { class: 'tally-label' }, head),
         J.el('div', { class: 'tally-cells' }, cells),
       ]));
     }
@@ -837,34 +1210,38 @@
 
   function statusText() {
     const st = status();
-    if (!st) return '正在连接…';
-    if (st === 'cancelled') return '对局已取消';
+    if (!st) return T('正在连接…', 'Connecting…');
+    if (st === 'cancelled') return T('对局已取消', 'This game was cancelled');
     if (st === 'open') {
-      if (amCreator()) return '等待对手加入…';
-      return me ? '对局等待中，点击“加入”开始' : '对局等待中，登录后可加入';
+      if (amCreator()) return T('等待对手加入…', 'Waiting for an opponent to join…');
+      return me ? T('对局等待中，点击“加入”开始', 'This game is open: press Join to play')
+        : T('对局等待中，登录后可加入', 'This game is open: log in to join');
     }
     const out = outcome();
     if (out) {
       const seat = mySeat();
-      const why = '（' + reasonText(out.reason) + '）';
-      if (!out.winner) return '对局结束：和棋' + why;
-      if (seat) return '对局结束：' + (out.winner === seat ? '你赢了' : '你输了') + why;
-      return '对局结束：' + playerName(out.winner) + ' 胜' + why;
+      const why = T('（', ' (') + J.reasonText(out.reason) + T('）', ')');
+      if (!out.winner) return T('对局结束：和棋', 'Game over: a draw') + why;
+      if (seat) return T('对局结束：' + (out.winner === seat ? '你赢了' : '你输了'), 'Game over: ' + (out.winner === seat ? 'you won' : 'you lost')) + why;
+      return T('对局结束：' + playerName(out.winner) + ' 胜', 'Game over: ' + playerName(out.winner) + ' wins') + why;
     }
     const v = view();
-    if (!v) return '正在载入对局…';
+    if (!v) return T('正在载入对局…', 'Loading the game…');
     const seat = mySeat();
     if (seat && v.to_move === seat) {
-      return v.colours ? '轮到你走棋' : '轮到你翻棋（颜色未定）';
+      return v.colours ? T('轮到你走棋', 'Your turn') : T('轮到你翻棋（颜色未定）', 'Your turn: flip a piece (colours not yet decided)');
     }
-    if (seat) return '等待对手 ' + playerName(v.to_move) + ' 行动…';
+    if (seat) return T('等待对手 ' + playerName(v.to_move) + ' 行动…', 'Waiting for ' + playerName(v.to_move) + '…');
     const c = colourOf(v.to_move);
-    return '轮到 ' + playerName(v.to_move) + (c ? '（' + J.COLOUR_NAMES[c] + '）' : '');
+    return T('轮到 ' + playerName(v.to_move) + (c ? '（' + J.colourName(c) + '）' : ''),
+      playerName(v.to_move) + (c ? ' (' + J.colourName(c) + ')' : '') + ' to play');
   }
 
   function renderStatus() {
     let text = statusText();
-    if (!socketOpen && haveState && !leaving && status() !== 'cancelled') text += ' · 连接中断，正在重连…';
+    if (!socketOpen && haveState && !leaving && status() === 'running') {
+      text += T(' · 连接中断，正在重连…', ' · connection lost, reconnecting…');
+    }
     els.status.textContent = text;
     const seat = mySeat();
     const v = view();
@@ -872,51 +1249,443 @@
     root.classList.toggle('your-turn', !!(seat && v && isRunning() && v.to_move === seat));
   }
 
-  function logEvent(d) {
-    const who = d.seat ? playerName(d.seat) : '';
-    const name = function (c) { return c && c.piece ? J.PIECE_NAMES[c.piece] || c.piece : '暗子'; };
-    let text = '';
-    switch (d.kind) {
-      case 'flip':
-        text = who + ' 翻开 ' + d.at + '：' + (J.COLOUR_NAMES[d.colour] || '') + J.PIECE_NAMES[d.piece];
-        break;
-      case 'move':
-        text = who + ' ' + name(d.mover) + ' ' + d.from + '→' + d.to;
-        if (d.combat === 'attacker_wins') text += '，吃掉' + name(d.target);
-        else if (d.combat === 'defender_wins') text += '，撞上' + name(d.target) + '阵亡';
-        else if (d.combat === 'both_removed') text += '，与' + name(d.target) + '同归于尽';
-        break;
-      case 'timeout': text = who + ' 超时'; break;
-      case 'time_limit': text = '对局时间到'; break;
-      case 'pass': text = who + ' 不行动'; break;
-      case 'draw_offer': text = who + ' 提出和棋'; break;
-      case 'draw_decline': text = who + ' 拒绝和棋'; break;
-      case 'draw_accept': text = who + ' 同意和棋'; break;
-      case 'resign': text = who + ' 认输'; break;
-      case 'escape': text = who + ' 逃跑'; break;
-      case 'rematch_offer': text = who + ' 想再来一局'; break;
-      case 'rematch': text = '新的一局开始了'; break;
-      default: return;
-    }
-    if (d.colours_assigned) {
-      text += '；' + playerName('south') + ' 执' + (d.colours_assigned.south === 'red' ? '红' : '蓝') +
-        '，' + playerName('north') + ' 执' + (d.colours_assigned.north === 'red' ? '红' : '蓝');
-    }
-    const v = view();
-    const stepNo = v && ['flip', 'move', 'timeout', 'pass'].indexOf(d.kind) >= 0 ? v.steps : null;
-    const item = J.el('li', { class: 'log-' + d.kind + (d.seat ? ' log-' + d.seat : '') }, [
+  function logItem(d, stepNo, seeded) {
+    const parts = describe(d, playerName);
+    if (!parts) return null;
+    return J.el('li', { class: 'log-' + d.kind + (d.seat ? ' log-' + d.seat : '') + (seeded ? ' log-seeded' : '') }, [
       stepNo ? J.el('span', { class: 'log-step', text: String(stepNo) }) : null,
-      J.el('span', { class: 'log-text', text: text }),
+      J.el('span', { class: 'log-text' }, parts),
     ]);
+  }
+
+  function logEvent(d) {
+    const v = view();
+    const stepNo = v && STEP_KINDS.indexOf(d.kind) >= 0 ? v.steps : null;
+    const item = logItem(d, stepNo, false);
+    if (!item) return;
+    liveLogCount += 1;
     els.log.insertBefore(item, els.log.firstChild);
     if (d.outcome) {
-      const out = d.outcome;
-      const res = out.winner ? playerName(out.winner) + ' 胜' : '和棋';
       els.log.insertBefore(J.el('li', { class: 'log-end' }, [
-        J.el('span', { class: 'log-text', text: '对局结束：' + res + '（' + reasonText(out.reason) + '）' }),
+        J.el('span', { class: 'log-text', text: outcomeText(d.outcome, playerName) }),
       ]), els.log.firstChild);
     }
-    while (els.log.childNodes.length > 300) els.log.removeChild(els.log.lastChild);
+    while (els.log.childNodes.length > 400) els.log.removeChild(els.log.lastChild);
+  }
+
+  // ---- the replay -----------------------------------------------------------------------------
+
+  const RANKED = ['marshal', 'general', 'major_general', 'brigadier', 'colonel', 'major', 'captain', 'lieutenant', 'engineer'];
+
+  /** RULES §2 and §3.6–7: what an attack does. */
+  function resolveCombat(attacker, defender) {
+    if (attacker === 'bomb' || defender === 'bomb') return 'both_removed';
+    if (defender === 'mine') return attacker === 'engineer' ? 'attacker_wins' : 'defender_wins';
+    if (defender === 'flag') return 'attacker_wins';
+    const a = RANKED.indexOf(attacker);
+    const d = RANKED.indexOf(defender);
+    if (a >= 0 && d >= 0) {
+      if (a < d) return 'attacker_wins';
+      if (a === d) return 'both_removed';
+    }
+    return 'defender_wins';
+  }
+
+  function squareKey(sq) {
+    return parseInt(sq.slice(1), 10) * 8 + 'abcde'.indexOf(sq.charAt(0));
+  }
+
+  /** The record's deal in square order: a1, b1, …, e1, a2, …, e12. */
+  function dealSquares(deal) {
+    return Object.keys(deal).sort(function (a, b) { return squareKey(a) - squareKey(b); });
+  }
+
+  /** The commitment string the server hashed (RULES §3.1 / src/rules/deal.rs). */
+  function commitmentInput(deal, salt) {
+    return dealSquares(deal).map(function (sq) {
+      return sq + ':' + deal[sq].piece + ':' + deal[sq].colour;
+    }).join(';') + '|' + salt;
+  }
+
+  async function sha256Hex(text) {
+    const bytes = new TextEncoder().encode(text);
+    const digest = await window.crypto.subtle.digest('SHA-256', bytes);
+    return Array.from(new Uint8Array(digest)).map(function (b) { return b.toString(16).padStart(2, '0'); }).join('');
+  }
+
+  /**
+   * Replays a finished flip-chess record from its deal: every position (board, tallies,
+   * counters, colours) after each step, and each action in words.
+   */
+  function buildReplay(rec) {
+    const deal = rec.deal;
+    const colourRule = (rec.options && rec.options.colour_rule) || 'match_previous';
+    const board = {};
+    const counts = {};
+    for (const sq of dealSquares(deal)) {
+      const e = deal[sq];
+      board[sq] = { piece: e.piece, colour: e.colour, face: 'down' };
+      const k = e.piece + ':' + e.colour;
+      counts[k] = (counts[k] || 0) + 1;
+    }
+    const tallies = [];
+    for (const colour of ['red', 'blue']) {
+      for (const piece of J.PIECE_ORDER) {
+        const n = counts[piece + ':' + colour] || 0;
+        tallies.push({ piece: piece, colour: colour, up: 0, down: n, removed: 0 });
+      }
+    }
+    const tallyOf = function (piece, colour) {
+      return tallies.find(function (t) { return t.piece === piece && t.colour === colour; });
+    };
+    const live = view();
+    const limits = {
+      quiet_steps_to_draw: (live && live.quiet_steps_to_draw) || 80,
+      steps_to_draw: (live && live.steps_to_draw) || 300,
+      timeouts_to_lose: (live && live.timeouts_to_lose) || 3,
+    };
+    let colours = null;
+    let lastFlip = null;
+    const ownLast = { south: null, north: null };
+    let steps = 0;
+    let quiet = 0;
+    let toMove = rec.first || 'south';
+    const timeouts = { south: 0, north: 0 };
+    const seatStepCount = { south: 0, north: 0 };
+    const lastFlips = { south: null, north: null };
+
+    function snapshot(last) {
+      return Object.assign({
+        board: Object.assign({}, board),
+        tallies: tallies.map(function (t) { return Object.assign({}, t); }),
+        steps: steps,
+        quiet_steps: quiet,
+        colours: colours ? Object.assign({}, colours) : null,
+        timeouts: Object.assign({}, timeouts),
+        seat_steps: Object.assign({}, seatStepCount),
+        last_flips: Object.assign({}, lastFlips),
+        to_move: toMove,
+        last: last,
+      }, limits);
+    }
+
+    const positions = [snapshot(null)];
+    const entries = [null]; // entries[n]: the words for step n
+    const notes = []; // {after: step, d}
+    const atMs = Array.isArray(rec.at_ms) ? rec.at_ms : [];
+    rec.actions.forEach(function (act, i) {
+      const seat = act.seat;
+      let d = null;
+      let last = null;
+      let attack = false;
+      if (act.flip) {
+        const at = act.flip;
+        const cell = board[at];
+        if (!cell) throw new Error('flip of an empty square ' + at);
+        board[at] = { piece: cell.piece, colour: cell.colour, face: 'up' };
+        const t = tallyOf(cell.piece, cell.colour);
+        t.down -= 1;
+        t.up += 1;
+        d = { kind: 'flip', seat: seat, at: at, piece: cell.piece, colour: cell.colour };
+        if (!colours) {
+          const takes = colourRule === 'first_flip' ? true
+            : colourRule === 'two_in_a_row' ? ownLast[seat] === cell.colour
+              : lastFlip === cell.colour;
+          if (takes) {
+            colours = {};
+            colours[seat] = cell.colour;
+            colours[other(seat)] = cell.colour === 'red' ? 'blue' : 'red';
+            d.colours_assigned = Object.assign({}, colours);
+          }
+        }
+        lastFlip = cell.colour;
+        ownLast[seat] = cell.colour;
+        lastFlips[seat] = { at: at, piece: cell.piece, colour: cell.colour };
+        last = { at: at };
+      } else if (act.move) {
+        const from = act.move.from;
+        const to = act.move.to;
+        const mover = board[from];
+        if (!mover) throw new Error('move from an empty square ' + from);
+        const target = board[to] || null;
+        const path = window.JunqiBoard.pathBetween(ui.graph, board, from, to);
+        delete board[from];
+        let combat = null;
+        if (!target) {
+          board[to] = mover;
+        } else {
+          attack = true;
+          combat = resolveCombat(mover.piece, target.piece);
+          if (combat === 'attacker_wins') {
+            tallyOf(target.piece, target.colour).up -= 1;
+            tallyOf(target.piece, target.colour).removed += 1;
+            board[to] = mover;
+          } else if (combat === 'defender_wins') {
+            tallyOf(mover.piece, mover.colour).up -= 1;
+            tallyOf(mover.piece, mover.colour).removed += 1;
+          } else {
+            tallyOf(mover.piece, mover.colour).up -= 1;
+            tallyOf(mover.piece, mover.colour).removed += 1;
+            tallyOf(target.piece, target.colour).up -= 1;
+            tallyOf(target.piece, target.colour).removed += 1;
+            delete board[to];
+          }
+        }
+        d = { kind: 'move', seat: seat, from: from, to: to, mover: mover, target: target, combat: combat };
+        last = { from: from, to: to, path: path };
+      } else if (act.timeout || act.pass) {
+        if (act.timeout) timeouts[seat] += 1;
+        d = { kind: act.timeout ? 'timeout' : 'pass', seat: seat };
+      } else {
+        const kind = act.offer_draw ? 'draw_offer' : act.accept_draw ? 'draw_accept'
+          : act.decline_draw ? 'draw_decline' : act.resign ? 'resign' : act.escape ? 'escape' : null;
+        if (kind) notes.push({ after: steps, d: { kind: kind, seat: seat }, at_ms: atMs[i] });
+        return;
+      }
+      steps += 1;
+      seatStepCount[seat] += 1;
+      quiet = attack ? 0 : quiet + 1;
+      toMove = other(seat);
+      d.at_ms = atMs[i];
+      entries.push(d);
+      positions.push(snapshot(last));
+    });
+    return { positions: positions, entries: entries, notes: notes };
+  }
+
+  function maybeLoadReplay() {
+    if (status() !== 'finished' || R.rec || R.loading || !ui) return;
+    R.loading = true;
+    J.api('GET', '/api/games/' + encodeURIComponent(gameId) + '/record').then(function (rec) {
+      R.loading = false;
+      if (!rec || !rec.deal || !Array.isArray(rec.actions)) {
+        // The end may still be on its way to the database: try again shortly.
+        if (R.tries++ < 10) setTimeout(maybeLoadReplay, 400);
+        return;
+      }
+      let built;
+      try {
+        built = buildReplay(rec);
+      } catch (e) {
+        J.toast(T('无法复盘这局棋谱', 'This record cannot be replayed') + ': ' + e.message, 'error');
+        return;
+      }
+      R.rec = rec;
+      R.positions = built.positions;
+      R.entries = built.entries;
+      R.notes = built.notes;
+      R.active = true;
+      buildMoveList();
+      const fromHash = stepFromHash();
+      R.step = fromHash !== null ? clampStep(fromHash) : R.positions.length - 1;
+      checkCommitment(rec);
+      renderAll();
+      scrollCurrentIntoView();
+    }).catch(function () {
+      R.loading = false;
+      if (R.tries++ < 10) setTimeout(maybeLoadReplay, 1000);
+    });
+  }
+
+  function checkCommitment(rec) {
+    if (!rec.salt || !rec.commitment || !window.crypto || !window.crypto.subtle || !window.TextEncoder) {
+      R.browserCheck = 'unavailable';
+      renderVerified();
+      return;
+    }
+    sha256Hex(commitmentInput(rec.deal, rec.salt)).then(function (hex) {
+      R.browserCheck = hex === String(rec.commitment).toLowerCase() ? 'ok' : 'mismatch';
+      renderVerified();
+    }).catch(function () {
+      R.browserCheck = 'unavailable';
+      renderVerified();
+    });
+  }
+
+  function renderVerified() {
+    const rec = R.rec;
+    if (!rec) return;
+    const good = rec.verified === true && R.browserCheck !== 'mismatch';
+    els.dealVerified.hidden = !good;
+    els.dealVerified.dataset.browser = R.browserCheck || 'pending';
+    els.dealVerified.title = R.browserCheck === 'ok'
+      ? T('服务器已按发牌重放本局，浏览器也核对了 SHA-256 承诺', 'The server replayed the game from the deal, and this browser checked the SHA-256 commitment')
+      : T('服务器已按发牌重放本局并核对承诺', 'The server replayed the game from the deal and checked the commitment');
+    els.dealUnverified.hidden = good;
+    els.dealUnverified.title = R.browserCheck === 'mismatch'
+      ? T('发牌与开局时公布的承诺不符', 'The deal does not match the commitment published at the start')
+      : '';
+    if (rec.commitment) {
+      els.replayCommitment.hidden = false;
+      els.replayCommitment.replaceChildren(
+        T('开局承诺 SHA-256：', 'Commitment (SHA-256): '),
+        J.el('code', { text: rec.commitment }),
+        R.browserCheck === 'ok' ? T('（浏览器已核对）', ' (checked in this browser)') : '');
+    }
+  }
+
+  function clampStep(n) {
+    if (!R.positions) return 0;
+    const last = R.positions.length - 1;
+    if (typeof n !== 'number' || Number.isNaN(n)) return 0;
+    return Math.max(0, Math.min(last, Math.floor(n)));
+  }
+
+  function stepFromHash() {
+    const m = /(?:^#|&)step=(\d+)/.exec(window.location.hash || '');
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  function nameOfSeat(seat) { return playerName(seat); }
+
+  function buildMoveList() {
+    const items = [];
+    const total = R.positions.length - 1;
+    const notesAfter = {};
+    for (const n of R.notes) (notesAfter[n.after] = notesAfter[n.after] || []).push(n);
+    const noteItems = function (step) {
+      return (notesAfter[step] || []).map(function (n) {
+        return J.el('li', { class: 'replay-note', dataset: { after: step } }, [
+          J.el('span', { class: 'rm-text' }, describe(n.d, nameOfSeat) || []),
+        ]);
+      });
+    };
+    items.push(J.el('li', { class: 'rm-start', dataset: { step: 0 }, tabindex: -1 }, [
+      J.el('span', { class: 'rm-no', text: '0' }),
+      J.el('span', { class: 'rm-text', text: T('开局：50 枚棋子背面朝上', 'The deal: 50 pieces face down') }),
+    ]));
+    items.push.apply(items, noteItems(0));
+    for (let n = 1; n <= total; n++) {
+      const d = R.entries[n];
+      const attrs = { class: 'rm-' + d.kind + ' rm-' + d.seat, dataset: { step: n }, tabindex: -1 };
+      if (typeof d.at_ms === 'number') attrs.title = formatMs(d.at_ms);
+      items.push(J.el('li', attrs, [
+        J.el('span', { class: 'rm-no', text: String(n) }),
+        J.el('span', { class: 'rm-text' }, describe(d, nameOfSeat) || []),
+      ]));
+      items.push.apply(items, noteItems(n));
+    }
+    const out = outcome() || (R.rec.result ? {
+      winner: R.rec.result === 'draw' ? null : R.rec.result,
+      reason: R.rec.reason,
+    } : null);
+    if (out) {
+      items.push(J.el('li', { class: 'replay-note rm-end' }, [
+        J.el('span', { class: 'rm-text', text: outcomeText(out, nameOfSeat) }),
+      ]));
+    }
+    els.replayMoves.replaceChildren.apply(els.replayMoves, items);
+  }
+
+  function formatMs(ms) {
+    const s = Math.floor(ms / 1000);
+    const m = Math.floor(s / 60);
+    const h = Math.floor(m / 60);
+    const pad = function (x) { return String(x).padStart(2, '0'); };
+    return (h ? h + ':' + pad(m % 60) : String(m)) + ':' + pad(s % 60);
+  }
+
+  function renderReplay() {
+    els.replay.hidden = !(R.active && R.positions);
+    if (els.replay.hidden) return;
+    const total = R.positions.length - 1;
+    els.replayStep.textContent = R.step + ' / ' + total;
+    els.replayStep.dataset.step = R.step;
+    els.replayStep.dataset.total = total;
+    els.replayFirst.disabled = R.step === 0;
+    els.replayPrev.disabled = R.step === 0;
+    els.replayNext.disabled = R.step === total;
+    els.replayLast.disabled = R.step === total;
+    const d = R.entries[R.step];
+    if (d) {
+      els.replayNow.replaceChildren.apply(els.replayNow,
+        [J.el('strong', { text: T('第 ' + R.step + ' 步：', 'Step ' + R.step + ': ') })].concat(describe(d, nameOfSeat) || []));
+    } else {
+      els.replayNow.textContent = T('开局：发牌已揭晓，所有棋子都显示了名称', 'The deal, revealed: every piece is named');
+    }
+    const cur = els.replayMoves.querySelector('li.current');
+    if (cur) {
+      cur.classList.remove('current');
+      cur.removeAttribute('aria-current');
+    }
+    const li = els.replayMoves.querySelector('li[data-step="' + R.step + '"]');
+    if (li) {
+      li.classList.add('current');
+      li.setAttribute('aria-current', 'step');
+    }
+    const hash = '#step=' + R.step;
+    els.replayShare.href = hash;
+    if (els.langSwitch) {
+      const base = (els.langSwitch.getAttribute('href') || '').split('#')[0];
+      els.langSwitch.setAttribute('href', base + (stepFromHash() !== null ? hash : ''));
+    }
+    renderVerified();
+  }
+
+  function scrollCurrentIntoView() {
+    const li = els.replayMoves.querySelector('li.current');
+    if (!li) return;
+    const box = els.replayMoves;
+    const top = li.offsetTop; // the list is the offset parent (position: relative)
+    if (top < box.scrollTop || top + li.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+    }
+  }
+
+  function goToStep(n, fromHash) {
+    if (!R.active || !R.positions) return;
+    R.step = clampStep(n);
+    if (!fromHash) {
+      const url = window.location.pathname + window.location.search + '#step=' + R.step;
+      try {
+        window.history.replaceState(null, '', url);
+      } catch (e) {
+        window.location.hash = 'step=' + R.step;
+      }
+    }
+    renderPlayers();
+    renderCounters();
+    renderBoard();
+    renderTallies();
+    renderReplay();
+    scrollCurrentIntoView();
+  }
+
+  function wireReplay() {
+    els.replayFirst.addEventListener('click', function () { goToStep(0); });
+    els.replayPrev.addEventListener('click', function () { goToStep(R.step - 1); });
+    els.replayNext.addEventListener('click', function () { goToStep(R.step + 1); });
+    els.replayLast.addEventListener('click', function () { goToStep(Infinity); });
+    els.replayMoves.addEventListener('click', function (ev) {
+      const li = ev.target.closest('li[data-step]');
+      if (li && els.replayMoves.contains(li)) goToStep(parseInt(li.dataset.step, 10));
+    });
+    els.replayShare.addEventListener('click', function (ev) {
+      ev.preventDefault();
+      goToStep(R.step);
+    });
+    els.replayCopy.addEventListener('click', async function () {
+      const url = window.location.origin + window.location.pathname + '#step=' + R.step;
+      const ok = await J.copyText(url);
+      J.toast(ok ? T('已复制本步链接', 'Link to this step copied') : url);
+    });
+    window.addEventListener('hashchange', function () {
+      const n = stepFromHash();
+      if (n !== null && R.active && n !== R.step) goToStep(n, true);
+    });
+    document.addEventListener('keydown', function (ev) {
+      if (!R.active || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      const tag = ev.target && ev.target.tagName;
+      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (ev.target && ev.target.isContentEditable)) return;
+      let n = null;
+      if (ev.key === 'ArrowLeft') n = R.step - 1;
+      else if (ev.key === 'ArrowRight') n = R.step + 1;
+      else if (ev.key === 'Home') n = 0;
+      else if (ev.key === 'End') n = Infinity;
+      if (n === null) return;
+      ev.preventDefault();
+      goToStep(n);
+    });
   }
 
   // ---- interaction ------------------------------------------------------------------------------
@@ -927,7 +1696,7 @@
     if (!v || !seat || !isRunning()) return;
     if (v.to_move !== seat) {
       const cell = v.board[sq];
-      if (cell) J.toast('还没轮到你');
+      if (cell) J.toast(T('还没轮到你', 'It is not your turn yet'));
       return;
     }
     if (awaiting) return;
@@ -948,19 +1717,21 @@
     }
     const cell = v.board[sq];
     if (cell && cell.face === 'up' && cell.colour && cell.colour === colourOf(seat)) {
-      if (cell.piece === 'mine' || cell.piece === 'flag') J.toast(J.PIECE_NAMES[cell.piece] + '不能移动');
-      else J.toast('这枚棋子现在无路可走');
+      if (cell.piece === 'mine' || cell.piece === 'flag') {
+        J.toast(T(J.PIECE_NAMES[cell.piece] + '不能移动', J.PIECE_NAMES[cell.piece] + ' (' + J.PIECE_EN[cell.piece] + ') cannot move'));
+      } else {
+        J.toast(T('这枚棋子现在无路可走', 'This piece has no move now'));
+      }
     }
     selected = null;
     renderBoard();
   }
 
   function playMove(from, to) {
-    const v = view();
-    const warned = v.repetition_warnings.some(function (a) {
-      return a.move && a.move.from === from && a.move.to === to;
-    });
-    if (warned && !window.confirm('这是你最近 8 步内第 4 次走 ' + from + '→' + to + '，会因重复走棋判负。确定要走吗？')) {
+    const warned = warnedDests(from).indexOf(to) >= 0;
+    if (warned && !window.confirm(T(
+      '这是你最近 8 步内第 4 次走 ' + from + '→' + to + '，会因重复走棋判负。确定要走吗？',
+      'This is the 4th time within your last 8 steps that you play ' + from + '→' + to + ': you would lose by repetition. Play it anyway?'))) {
       return;
     }
     selected = null;
@@ -969,6 +1740,7 @@
 
   function wireButtons() {
     els.resign.addEventListener('click', function () {
+      if (!window.confirm(T('确定认输吗？', 'Resign this game?'))) return;
       send('resign');
     });
     els.offerDraw.addEventListener('click', function () {
@@ -1002,10 +1774,10 @@
     });
     els.copyInvite.addEventListener('click', async function () {
       const ok = await J.copyText(els.inviteLink.value);
-      if (ok) J.toast('邀请链接已复制');
+      if (ok) J.toast(T('邀请链接已复制', 'Invitation link copied'));
       else {
         els.inviteLink.select();
-        J.toast('请手动复制链接');
+        J.toast(T('请手动复制链接', 'Please copy the link by hand'));
       }
     });
     els.inviteLink.addEventListener('focus', function () { els.inviteLink.select(); });
@@ -1019,6 +1791,7 @@
         els.cancelGame.disabled = false;
       }
     });
+    wireReplay();
   }
 
   // ---- the game summary (before the first state, and while the game is open) -------------
@@ -1041,12 +1814,13 @@
         summary = g;
       }
       if (g.status === 'open' && !openCreator) await findOpenCreator();
+      maybeLoadReplay();
       renderAll();
       return g;
     } catch (e) {
       if (e.status === 404) {
         leaving = true;
-        els.status.textContent = '找不到这局对局';
+        els.status.textContent = T('找不到这局对局', 'No such game');
         if (ws) ws.close();
       }
       return null;
@@ -1079,7 +1853,7 @@
       try {
         return await J.api('GET', '/api/board');
       } catch (e) {
-        els.status.textContent = '棋盘加载失败，正在重试…';
+        els.status.textContent = T('棋盘加载失败，正在重试…', 'Could not load the board; retrying…');
         await new Promise(function (r) { setTimeout(r, wait); });
         wait = Math.min(wait * 2, 10000);
       }
@@ -1093,6 +1867,7 @@
     if (leaving) return;
     ui = window.JunqiBoard.create(els.svg, board, { flipped: mySeat() === 'north' });
     ui.onSquareClick(onSquare);
+    maybeLoadReplay();
     renderAll();
     connect();
     pollWhileOpen();

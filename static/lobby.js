@@ -2,6 +2,7 @@
 (function () {
   'use strict';
   const J = window.Junqi;
+  const T = J.t;
   const root = document.getElementById('lobby');
   if (!root) return;
   const me = root.dataset.user || null;
@@ -57,10 +58,10 @@
       createBtn.disabled = true;
       quickBtn.disabled = true;
       const label = btn.textContent;
-      btn.textContent = btn === quickBtn ? '配对中…' : '创建中…';
+      btn.textContent = btn === quickBtn ? T('配对中…', 'Matching…') : T('创建中…', 'Creating…');
       try {
         const res = await J.api('POST', path, formOptions());
-        if (!res || !res.id) throw new J.ApiError(0, 'bad_answer', '服务器没有返回对局编号');
+        if (!res || !res.id) throw new J.ApiError(0, 'bad_answer', T('服务器没有返回对局编号', 'The server gave no game id'));
         gotoGame(res.id);
       } catch (e) {
         showError(formError, e.message);
@@ -83,13 +84,14 @@
 
   function rankText(creator) {
     const parts = [];
-    if (creator && creator.rank && creator.rank.chinese) parts.push(creator.rank.chinese);
-    if (creator && typeof creator.score === 'number') parts.push(creator.score + ' 分');
+    const rank = creator && creator.rank;
+    if (rank && (rank.chinese || rank.english)) parts.push(J.EN ? rank.english || rank.chinese : rank.chinese || rank.english);
+    if (creator && typeof creator.score === 'number') parts.push(T(creator.score + ' 分', creator.score + ' pts'));
     return parts.join(' · ');
   }
 
   function variantName(v) {
-    return v === 'flip' ? '翻翻棋' : v === 'standard' ? '军棋' : String(v || '');
+    return v === 'flip' ? T('翻翻棋', 'Flip chess') : v === 'standard' ? T('军棋', 'Junqi') : String(v || '');
   }
 
   function row(game) {
@@ -98,38 +100,38 @@
     const actions = J.el('div', { class: 'og-actions' });
     if (mine) {
       actions.appendChild(J.el('button', {
-        type: 'button', class: 'btn btn-secondary btn-small copy-invite', dataset: { id: game.id }, text: '复制邀请链接',
+        type: 'button', class: 'btn btn-secondary btn-small copy-invite', dataset: { id: game.id }, text: T('复制邀请链接', 'Copy invitation link'),
       }));
       actions.appendChild(J.el('button', {
-        type: 'button', class: 'btn btn-danger btn-small cancel-game', dataset: { id: game.id }, text: '取消',
+        type: 'button', class: 'btn btn-danger btn-small cancel-game', dataset: { id: game.id }, text: T('取消', 'Cancel'),
       }));
       actions.appendChild(J.el('a', {
-        class: 'btn btn-ghost btn-small', href: '/game/' + encodeURIComponent(game.id), text: '进入',
+        class: 'btn btn-ghost btn-small', href: '/game/' + encodeURIComponent(game.id), text: T('进入', 'Open'),
       }));
     } else if (me) {
       actions.appendChild(J.el('button', {
-        type: 'button', class: 'btn btn-primary btn-small join-game', dataset: { id: game.id }, text: '加入',
+        type: 'button', class: 'btn btn-primary btn-small join-game', dataset: { id: game.id }, text: T('加入', 'Join'),
       }));
     } else {
       actions.appendChild(J.el('a', {
         class: 'btn btn-ghost btn-small',
         href: '/login?next=' + encodeURIComponent('/game/' + game.id),
-        text: '登录后加入',
+        text: T('登录后加入', 'Log in to join'),
       }));
     }
     const seconds = typeof game.seconds_per_action === 'number' ? game.seconds_per_action : '?';
     return J.el('li', { class: 'open-game' + (mine ? ' mine' : ''), dataset: { gameId: game.id } }, [
       J.el('div', { class: 'og-who' }, [
         J.el('span', { class: 'og-creator', text: creator.username || '?' }),
-        mine ? J.el('span', { class: 'tag tag-me', text: '我' }) : null,
+        mine ? J.el('span', { class: 'tag tag-me', text: T('我', 'me') }) : null,
         J.el('span', { class: 'og-rank', text: rankText(creator) }),
       ]),
       J.el('div', { class: 'og-meta' }, [
         J.el('span', { class: 'tag', text: variantName(game.variant) }),
-        J.el('span', { class: 'tag og-clock', text: seconds + ' 秒/步' }),
+        J.el('span', { class: 'tag og-clock', text: T(seconds + ' 秒/步', seconds + ' s/step') }),
         J.el('span', {
           class: 'tag ' + (game.rated ? 'tag-rated' : 'tag-casual'),
-          text: game.rated ? '积分赛' : '友谊赛',
+          text: game.rated ? T('积分赛', 'Rated') : T('友谊赛', 'Casual'),
         }),
       ]),
       actions,
@@ -149,7 +151,7 @@
     clearError(listError);
     if (btn.classList.contains('copy-invite')) {
       const ok = await J.copyText(window.location.origin + '/game/' + id);
-      J.toast(ok ? '邀请链接已复制' : '复制失败，请手动复制：' + window.location.origin + '/game/' + id);
+      J.toast(ok ? T('邀请链接已复制', 'Invitation link copied') : T('复制失败，请手动复制：', 'Could not copy; the link is ') + window.location.origin + '/game/' + id);
       return;
     }
     btn.disabled = true;
@@ -186,7 +188,7 @@
 
   function connect() {
     retryTimer = null;
-    setConn('connecting', '连接中…');
+    setConn('connecting', T('连接中…', 'Connecting…'));
     let sock;
     try {
       sock = new WebSocket(J.socketUrl('/ws/lobby'));
@@ -196,7 +198,7 @@
     }
     ws = sock;
     sock.addEventListener('open', function () {
-      setConn('live', '实时');
+      setConn('live', T('实时', 'Live'));
       pingTimer = setInterval(function () {
         if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ t: 'ping' }));
       }, 25000);
@@ -226,7 +228,7 @@
 
   function scheduleReconnect() {
     if (retryTimer) return;
-    setConn('offline', '已断开，重连中…');
+    setConn('offline', T('已断开，重连中…', 'Disconnected, reconnecting…'));
     const wait = delay + Math.floor(Math.random() * 300);
     delay = Math.min(delay * 2, 15000);
     retryTimer = setTimeout(connect, wait);

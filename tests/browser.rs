@@ -28,6 +28,7 @@ fn browser_tests_pass_in_chromium() {
         .args(["--test", "--test-reporter=spec"])
         .current_dir(&dir)
         .env("JUNQI_URL", server.base())
+        .env("JUNQI_BIN", env!("CARGO_BIN_EXE_junqi"))
         .output()
         .expect("run node --test");
     let stdout = String::from_utf8_lossy(&out.stdout);
