@@ -319,6 +319,13 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
     for chunk in stats.chunks(BATCH) {
         conn.transaction(|c| insert_all!(c, user_stats::table, chunk))?;
     }
+    // Fresh statistics for the planner after a bulk load (and, on PostgreSQL, a visibility
+    // map so that index-only scans can be used).
+    use diesel::connection::SimpleConnection;
+    match conn {
+        DbConn::Sqlite(c) => c.batch_execute("ANALYZE")?,
+        DbConn::Postgres(c) => c.batch_execute("VACUUM ANALYZE")?,
+    }
     Ok(SeedReport {
         players,
         games: game_count,

@@ -252,6 +252,53 @@ test('two players meet in the lobby, play a game by clicking, and replay it', as
     const stepActions = record.actions.filter((x) => x.flip || x.move || x.timeout || x.pass);
     assert.equal(stepActions.length, summary.steps);
 
+    await t.test('history, ladder and profile pages show the game, the scores and the ranks', async () => {
+      const a = await (await pa.request.get(`${BASE}/api/players/${alice}`)).json();
+      const b = await (await pa.request.get(`${BASE}/api/players/${bob}`)).json();
+      const south = summary.players.south.username;
+      const southScore = summary.score.south;
+      const northScore = summary.score.north;
+
+      // Everyone's history: the game is the newest row, with its result, reason and deltas.
+      await pa.goto(`${BASE}/games`);
+      const row = pa.locator('tr.game-row').first();
+      assert.equal(await row.getAttribute('data-game-id'), id);
+      assert.equal(await row.getAttribute('data-result'), summary.result);
+      assert.equal(await row.getAttribute('data-reason'), summary.reason);
+      const deltas = await row.locator('.delta').evaluateAll((els) => els.map((e) => e.dataset.delta));
+      const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+      assert.deepEqual(deltas, [signed(southScore), signed(northScore)]);
+      assert.match(await row.innerText(), new RegExp(south));
+      await row.locator('a').first().click();
+      await pa.waitForURL(`${BASE}/game/${id}`);
+
+      // A player's own history filtered to losses or wins holds it.
+      const loser = a.score < 0 ? alice : bob;
+      await pa.goto(`${BASE}/@/${loser}/games?result=loss`);
+      assert.equal(await pa.locator('tr.game-row').first().getAttribute('data-game-id'), id);
+      await pa.goto(`${BASE}/@/${loser}/games?result=win`);
+      assert.equal(await pa.locator('tr.game-row').count(), 0);
+
+      // The ladder: both players with their scores, the logged-in one highlighted.
+      await pa.goto(`${BASE}/ladder`);
+      for (const p of [a, b]) {
+        const r = pa.locator(`tr.ladder-row[data-username="${p.username}"]`);
+        assert.equal(await r.getAttribute('data-score'), String(p.score));
+        assert.match(await r.innerText(), new RegExp(p.rank.chinese));
+      }
+      assert.equal(await pa.locator(`tr.ladder-row.me[data-username="${alice}"]`).count(), 1);
+      assert.match(await pa.locator('#my-position').innerText(), /\d/);
+
+      // The profile: score, rank, counts and the chart.
+      await pa.goto(`${BASE}/@/${bob}`);
+      assert.equal(await pa.locator('#score').getAttribute('data-score'), String(b.score));
+      assert.match(await pa.locator('#rank').innerText(), new RegExp(b.rank.chinese));
+      assert.equal(await pa.locator('#stat-games').innerText(), '1');
+      assert.equal(await pa.locator('#score-chart svg polyline').count(), 1);
+      assert.equal(await pa.locator('tr.game-row').first().getAttribute('data-game-id'), id);
+      await pa.goto(`${BASE}/game/${id}`);
+    });
+
     await t.test('the replay steps through the whole game', async () => {
       for (const p of pages) await p.locator('#replay').waitFor({ state: 'visible' });
       assert.deepEqual(await replayStep(pa), { step: summary.steps, total: summary.steps });
