@@ -153,6 +153,7 @@ impl Drop for TestDb {
 /// Declares each test twice, on SQLite and on PostgreSQL:
 /// `db_tests! { body => name_sqlite, name_postgres; … }` where `body` is an
 /// `async fn(TestDb)`. (Used through `#[macro_use] mod support;`.)
+#[allow(unused_macros)]
 macro_rules! db_tests {
     ($($body:ident => $sqlite:ident, $postgres:ident;)+) => {$(
         #[actix_web::test]
