@@ -15,20 +15,8 @@
 
   const SVGNS = 'http://www.w3.org/2000/svg';
 
-  const PIECE_NAMES = {
-    marshal: '司令',
-    general: '军长',
-    major_general: '师长',
-    brigadier: '旅长',
-    colonel: '团长',
-    major: '营长',
-    captain: '连长',
-    lieutenant: '排长',
-    engineer: '工兵',
-    bomb: '炸弹',
-    mine: '地雷',
-    flag: '军旗',
-  };
+  // The Chinese names live in common.js, which every page loads first.
+  const PIECE_NAMES = global.Junqi.PIECE_NAMES;
 
   const PIECE_EN = {
     marshal: 'marshal',

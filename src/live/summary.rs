@@ -27,6 +27,17 @@ impl PlayerInfo {
         })
     }
 
+    /// The players in a game's two seats, south then north.
+    pub fn seats(conn: &mut DbConn, row: &GameRow) -> Result<[Option<PlayerInfo>; 2], DbError> {
+        let mut seats = [None, None];
+        for (i, uid) in [row.south_id, row.north_id].into_iter().enumerate() {
+            if let Some(uid) = uid {
+                seats[i] = Some(PlayerInfo::load(conn, uid, &row.variant)?);
+            }
+        }
+        Ok(seats)
+    }
+
     pub fn json(&self) -> Value {
         json!({"username": self.username, "score": self.score, "rank": rank_json(self.score)})
     }

@@ -74,12 +74,7 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         let row = games::get(c, &id_owned)?
             .ok_or_else(|| AppError::NotFound(format!("no game {id_owned}")))?;
         let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
-        let mut seats = [None, None];
-        for (i, uid) in [row.south_id, row.north_id].into_iter().enumerate() {
-            if let Some(uid) = uid {
-                seats[i] = Some(PlayerInfo::load(c, uid, &row.variant)?);
-            }
-        }
+        let seats = PlayerInfo::seats(c, &row)?;
         let actions = games::actions(c, &id_owned)?;
         Ok((row, creator, seats, actions))
     })
@@ -533,18 +528,8 @@ impl Task {
     }
 
     async fn refresh_players(&mut self) {
-        let ids = [self.row.south_id, self.row.north_id];
-        let variant = self.row.variant.clone();
-        let loaded = blocking(self.hub.pool(), move |c| {
-            let mut seats = [None, None];
-            for (i, uid) in ids.into_iter().enumerate() {
-                if let Some(uid) = uid {
-                    seats[i] = Some(PlayerInfo::load(c, uid, &variant)?);
-                }
-            }
-            Ok(seats)
-        })
-        .await;
+        let row = self.row.clone();
+        let loaded = blocking(self.hub.pool(), move |c| Ok(PlayerInfo::seats(c, &row)?)).await;
         match loaded {
             Ok(seats) => self.seats = seats,
             Err(e) => tracing::error!(error = %e, "cannot reload players"),

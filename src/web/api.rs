@@ -185,12 +185,7 @@ pub struct LoadedGame {
 pub fn load_game(c: &mut db::DbConn, id: &str) -> Result<LoadedGame, AppError> {
     let row = games::get(c, id)?.ok_or_else(|| AppError::NotFound(format!("no game {id:?}")))?;
     let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
-    let mut seats = [None, None];
-    for (i, uid) in [row.south_id, row.north_id].into_iter().enumerate() {
-        if let Some(uid) = uid {
-            seats[i] = Some(PlayerInfo::load(c, uid, &row.variant)?);
-        }
-    }
+    let seats = PlayerInfo::seats(c, &row)?;
     Ok(LoadedGame {
         row,
         creator,
