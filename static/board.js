@@ -16,7 +16,7 @@
   const SVGNS = 'http://www.w3.org/2000/svg';
 
   // The Chinese names live in common.js, which every page loads first.
-  const PIECE_NAMES = global.Junqi.PIECE_NAMES;
+  const PIECE_NAMES = (global.Junqi || {}).PIECE_NAMES || {};
 
   const PIECE_EN = {
     marshal: 'marshal',
