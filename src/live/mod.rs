@@ -5,7 +5,7 @@ pub mod protocol;
 mod summary;
 mod task;
 
-pub use summary::{PlayerInfo, game_summary, open_game_json, player_json, rank_json};
+pub use summary::{PlayerInfo, game_summary, open_game_json, open_games, player_json, rank_json};
 pub use task::new_game_id;
 
 use crate::db::{self, Pool};
@@ -169,16 +169,7 @@ impl Hub {
 
     /// Recomputes the open-games list and pushes it to every lobby socket.
     pub async fn lobby_changed(&self) {
-        let list = blocking(&self.pool, |c| {
-            let rows = db::games::open(c)?;
-            let mut open = Vec::with_capacity(rows.len());
-            for row in rows {
-                let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
-                open.push(open_game_json(&row, &creator));
-            }
-            Ok(open)
-        })
-        .await;
+        let list = blocking(&self.pool, |c| Ok(summary::open_games(c)?)).await;
         match list {
             Ok(open) => {
                 let text = serde_json::json!({"t": "lobby", "d": {"open": open}}).to_string();

@@ -75,6 +75,17 @@ pub fn game_summary(row: &GameRow, creator: &PlayerInfo, seats: &[Option<PlayerI
     })
 }
 
+/// The lobby's open-games list, oldest first.
+pub fn open_games(conn: &mut DbConn) -> Result<Vec<Value>, DbError> {
+    let rows = crate::db::games::open(conn)?;
+    let mut open = Vec::with_capacity(rows.len());
+    for row in rows {
+        let creator = PlayerInfo::load(conn, row.creator_id, &row.variant)?;
+        open.push(open_game_json(&row, &creator));
+    }
+    Ok(open)
+}
+
 /// One row of the lobby's open-games list.
 pub fn open_game_json(row: &GameRow, creator: &PlayerInfo) -> Value {
     json!({

@@ -4,9 +4,7 @@ use super::auth::require_user;
 use crate::db::games::{self, FINISHED, GameRow, OPEN};
 use crate::db::{self, users};
 use crate::error::AppError;
-use crate::live::{
-    Cmd, Hub, PlayerInfo, blocking, game_summary, new_game_id, open_game_json, player_json,
-};
+use crate::live::{Cmd, Hub, PlayerInfo, blocking, game_summary, new_game_id, player_json};
 use crate::record::{Claimed, Record, Setup, parse_action, parse_deal};
 use crate::rules::board::{self, Square};
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
@@ -162,16 +160,7 @@ pub async fn cancel_game(
 }
 
 pub async fn open_games(hub: web::Data<Arc<Hub>>) -> Result<HttpResponse, AppError> {
-    let list = blocking(hub.pool(), |c| {
-        let rows = games::open(c)?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
-            out.push(open_game_json(&row, &creator));
-        }
-        Ok(out)
-    })
-    .await?;
+    let list = blocking(hub.pool(), |c| Ok(crate::live::open_games(c)?)).await?;
     Ok(HttpResponse::Ok().json(list))
 }
 
