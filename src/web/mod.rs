@@ -1,6 +1,7 @@
 //! The web service: routes, pages, sockets, sessions, and the mapping of errors to HTTP.
 
 mod api;
+mod assets;
 mod auth;
 mod chart;
 pub mod error;

@@ -1,6 +1,6 @@
 //! Starting the service: database, sessions, live games and routes.
 
-use super::{api, auth, error, history, pages, ws};
+use super::{api, assets, auth, error, history, pages, ws};
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
@@ -72,10 +72,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/@/{name}", web::get().to(history::profile))
     .route("/@/{name}/games", web::get().to(history::player_games))
     .route("/game/{id}", web::get().to(pages::game))
-    .service(actix_files::Files::new(
-        "/static",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/static"),
-    ));
+    .route("/static/{name}", web::get().to(assets::asset));
 }
 
 /// Runs the service until it is stopped. Prints `junqi listening on http://ADDR` once
