@@ -112,14 +112,49 @@ pub fn ladder(
     offset: i64,
     limit: i64,
 ) -> Result<Vec<(User, Stats)>, DbError> {
-    Ok(users::table
-        .inner_join(user_stats::table)
+    // Skip through the ladder index alone, then fetch just the rows wanted: an offset
+    // over the joined rows would read every skipped player.
+    let ids: Vec<i64> = user_stats::table
         .filter(user_stats::variant.eq(variant))
         .order((user_stats::score.desc(), user_stats::user_id.asc()))
         .offset(offset)
         .limit(limit)
+        .select(user_stats::user_id)
+        .load(conn)?;
+    let mut rows: Vec<(User, Stats)> = users::table
+        .inner_join(user_stats::table)
+        .filter(user_stats::variant.eq(variant))
+        .filter(user_stats::user_id.eq_any(&ids))
         .select((User::as_select(), Stats::as_select()))
-        .load(conn)?)
+        .load(conn)?;
+    rows.sort_by_key(|(_, st)| (std::cmp::Reverse(st.score), st.user_id));
+    Ok(rows)
+}
+
+/// A player's 1-based place on a variant's ladder, in the order `ladder` uses.
+pub fn ladder_position(
+    conn: &mut DbConn,
+    user_id: i64,
+    variant: &str,
+) -> Result<Option<i64>, DbError> {
+    let score: Option<i64> = user_stats::table
+        .find((user_id, variant))
+        .select(user_stats::score)
+        .first(conn)
+        .optional()?;
+    let Some(score) = score else {
+        return Ok(None);
+    };
+    let ahead: i64 = user_stats::table
+        .filter(user_stats::variant.eq(variant))
+        .filter(
+            user_stats::score.gt(score).or(user_stats::score
+                .eq(score)
+                .and(user_stats::user_id.lt(user_id))),
+        )
+        .count()
+        .get_result(conn)?;
+    Ok(Some(ahead + 1))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -463,25 +463,10 @@ pub async fn ladder(
     };
     let (v, s) = (variant.clone(), search.clone());
     let offset = (page as i64 - 1) * LADDER_PAGE;
-    let (found, fresh_counts, mine) = blocking(hub.pool(), move |c| {
+    let have_counts = cached.is_some();
+    let (found, counted, mine) = blocking(hub.pool(), move |c| {
         let found: Vec<(User, Stats)> = if s.is_empty() {
-            // Skip through the ladder index alone, then fetch just the rows shown: an
-            // offset over the joined rows would read every skipped player.
-            let ids: Vec<i64> = user_stats::table
-                .filter(user_stats::variant.eq(&v))
-                .order((user_stats::score.desc(), user_stats::user_id.asc()))
-                .offset(offset)
-                .limit(LADDER_PAGE + 1)
-                .select(user_stats::user_id)
-                .load(c)?;
-            let mut rows: Vec<(User, Stats)> = users::table
-                .inner_join(user_stats::table)
-                .filter(user_stats::variant.eq(&v))
-                .filter(user_stats::user_id.eq_any(&ids))
-                .select((User::as_select(), Stats::as_select()))
-                .load(c)?;
-            rows.sort_by_key(|(_, st)| (std::cmp::Reverse(st.score), st.user_id));
-            rows
+            dbusers::ladder(c, &v, offset, LADDER_PAGE + 1)?
         } else {
             users::table
                 .inner_join(user_stats::table)
@@ -493,48 +478,30 @@ pub async fn ladder(
                 .select((User::as_select(), Stats::as_select()))
                 .load(c)?
         };
-        let fresh = match cached {
-            Some(v) => v,
-            None => count_ranks(c, &v)?,
+        // Counted afresh only when the cache had nothing recent.
+        let counted = if have_counts {
+            None
+        } else {
+            Some(count_ranks(c, &v)?)
         };
         let mine = match me {
-            Some(uid) => {
-                let score: Option<i64> = user_stats::table
-                    .find((uid, &v))
-                    .select(user_stats::score)
-                    .first(c)
-                    .optional()?;
-                match score {
-                    Some(score) => {
-                        let ahead: i64 =
-                            user_stats::table
-                                .filter(user_stats::variant.eq(&v))
-                                .filter(user_stats::score.gt(score).or(
-                                    user_stats::score.eq(score).and(user_stats::user_id.lt(uid)),
-                                ))
-                                .count()
-                                .get_result(c)?;
-                        Some(ahead + 1)
-                    }
-                    None => None,
-                }
-            }
+            Some(uid) => dbusers::ladder_position(c, uid, &v)?,
             None => None,
         };
-        Ok((found, fresh, mine))
+        Ok((found, counted, mine))
     })
     .await?;
-    counts
-        .0
-        .lock()
-        .expect("rank counts lock")
-        .entry(variant.clone())
-        .and_modify(|e| {
-            if e.0.elapsed() >= RANK_COUNTS_FOR {
-                *e = (Instant::now(), fresh_counts.clone());
-            }
-        })
-        .or_insert_with(|| (Instant::now(), fresh_counts.clone()));
+    let rank_counts = match (counted, cached) {
+        (Some(fresh), _) => {
+            counts
+                .0
+                .lock()
+                .expect("rank counts lock")
+                .insert(variant.clone(), (Instant::now(), fresh.clone()));
+            fresh
+        }
+        (None, cached) => cached.unwrap_or_default(),
+    };
     let has_next = found.len() as i64 > LADDER_PAGE;
     let rows: Vec<LadderRow> = found
         .into_iter()
@@ -565,7 +532,7 @@ pub async fn ladder(
         search,
         page,
         rows,
-        ranks: Rank::all().zip(fresh_counts).collect(),
+        ranks: Rank::all().zip(rank_counts).collect(),
         has_next,
         my_position: mine.map(|p| (p, ((p - 1) / LADDER_PAGE) as u32 + 1)),
     };
