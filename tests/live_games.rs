@@ -862,7 +862,9 @@ async fn face_down_pieces_stay_hidden(db: TestDb) {
         };
         table.play(seat, action).await;
         snapshots.push(table.game.clone());
-        if !checked_midgame && table.game.steps() >= 20 && !table.game.is_over() {
+        // The deal is random, so a game may end early; a few steps in, every deal
+        // is still running (colours need two flips and a flag must be turned up).
+        if !checked_midgame && table.game.steps() >= 4 && !table.game.is_over() {
             checked_midgame = true;
             let rec = table.record().await;
             assert!(rec.get("deal").is_none(), "no deal before the end: {rec}");
@@ -871,7 +873,10 @@ async fn face_down_pieces_stay_hidden(db: TestDb) {
                 rec["commitment"],
                 table.row.commitment.clone().unwrap().as_str()
             );
-            assert_eq!(rec["actions"].as_array().unwrap().len(), 20);
+            assert_eq!(
+                rec["actions"].as_array().unwrap().len(),
+                table.game.steps() as usize
+            );
             // A state in mid-game, for a spectator and a player.
             let mut s = h.client().game_socket(&id).await;
             let st = s.wait_state().await;
