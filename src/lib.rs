@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod db;
 pub mod error;
+pub mod layout_file;
 pub mod live;
 pub mod record;
 pub mod rules;

@@ -274,12 +274,9 @@ impl Record {
                 m.insert("deal".into(), deal_json(d));
             }
             Some(Setup::Layouts { south, north }) => {
-                let side = |l: &Layout| {
-                    Value::Object(l.0.iter().map(|(s, p)| (s.to_string(), json!(p))).collect())
-                };
                 m.insert(
                     "layouts".into(),
-                    json!({"south": side(south), "north": side(north)}),
+                    json!({"south": layout_json(south), "north": layout_json(north)}),
                 );
             }
             None => {}
@@ -534,25 +531,8 @@ pub fn parse_deal(v: &Value) -> Result<Deal, RecordError> {
 
 fn parse_layouts(v: &Value) -> Result<Setup, RecordError> {
     let side = |seat: Seat| -> Result<Layout, RecordError> {
-        let obj = v
-            .get(seat.name())
-            .and_then(Value::as_object)
-            .ok_or_else(|| {
-                RecordError::field(format!(
-                    "layouts.{seat} must be an object of square → piece"
-                ))
-            })?;
-        let mut l = Layout::default();
-        for (k, e) in obj {
-            let err = |m: String| RecordError::field(format!("layouts.{seat} {k}: {m}"));
-            let s = square(k).map_err(err)?;
-            let p = match e {
-                Value::Object(o) => piece(o.get("piece").unwrap_or(&Value::Null)),
-                other => piece(other),
-            }
-            .map_err(err)?;
-            l.0.insert(s, p);
-        }
+        let obj = v.get(seat.name()).unwrap_or(&Value::Null);
+        let l = parse_layout(obj).map_err(|m| RecordError::field(format!("layouts.{seat}{m}")))?;
         let bad = l.violations(seat);
         if let Some(first) = bad.first() {
             return Err(RecordError::field(format!("layouts.{seat}: {first}")));
@@ -563,6 +543,32 @@ fn parse_layouts(v: &Value) -> Result<Setup, RecordError> {
         south: side(Seat::South)?,
         north: side(Seat::North)?,
     })
+}
+
+/// One side's layout, `{"a1":"flag",…}` (a value may also be `{"piece":"flag"}`), read
+/// without judging whether it is a legal deployment. An error starts with the key it
+/// concerns, if any (`" a1: …"`), or `" must be …"`.
+pub fn parse_layout(v: &Value) -> Result<Layout, String> {
+    let obj = v
+        .as_object()
+        .ok_or(" must be an object of square → piece")?;
+    let mut l = Layout::default();
+    for (k, e) in obj {
+        let err = |m: String| format!(" {k}: {m}");
+        let s = square(k).map_err(err)?;
+        let p = match e {
+            Value::Object(o) => piece(o.get("piece").unwrap_or(&Value::Null)),
+            other => piece(other),
+        }
+        .map_err(err)?;
+        l.0.insert(s, p);
+    }
+    Ok(l)
+}
+
+/// One side's layout as `{"a1":"flag",…}` in square order.
+pub fn layout_json(l: &Layout) -> Value {
+    Value::Object(l.0.iter().map(|(s, p)| (s.to_string(), json!(p))).collect())
 }
 
 /// One action object: a `seat` and exactly one action key.

@@ -3,6 +3,7 @@
 
 pub mod games;
 pub mod history;
+pub mod layouts;
 pub mod schema;
 pub mod users;
 

@@ -55,6 +55,34 @@ diesel::table! {
         end_ms -> Nullable<BigInt>,
         score_before_south -> Nullable<BigInt>,
         score_before_north -> Nullable<BigInt>,
+        deployment -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    saved_layouts (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        name -> Text,
+        layout -> Text,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    last_layouts (user_id) {
+        user_id -> BigInt,
+        layout -> Text,
+        updated_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    piece_marks (game_id, user_id, origin) {
+        game_id -> Text,
+        user_id -> BigInt,
+        origin -> Text,
+        mark -> Text,
     }
 }
 
@@ -98,6 +126,7 @@ diesel::table! {
 }
 
 diesel::joinable!(user_stats -> users (user_id));
+diesel::joinable!(saved_layouts -> users (user_id));
 diesel::joinable!(score_history -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
 diesel::joinable!(game_players -> games (game_id));
@@ -110,5 +139,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_actions,
     game_players,
     score_history,
-    settings
+    settings,
+    saved_layouts,
+    last_layouts,
+    piece_marks
 );

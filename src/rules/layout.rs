@@ -141,6 +141,33 @@ impl Layout {
         v
     }
 
+    /// The layout as its owner sees it from their own side: South's squares as they
+    /// are, North's turned half a turn (e12 ↔ a1), so a saved layout fits either seat.
+    pub fn to_own_view(&self, seat: Seat) -> Layout {
+        match seat {
+            Seat::South => self.clone(),
+            Seat::North => self.turned(),
+        }
+    }
+
+    /// The inverse of [`Layout::to_own_view`]: a layout seen from its owner's side,
+    /// placed on `seat`'s half.
+    pub fn from_own_view(&self, seat: Seat) -> Layout {
+        self.to_own_view(seat)
+    }
+
+    fn turned(&self) -> Layout {
+        Layout(
+            self.0
+                .iter()
+                .map(|(s, p)| {
+                    let t = Square::new(4 - s.file(), 13 - s.rank()).expect("on the board");
+                    (t, *p)
+                })
+                .collect(),
+        )
+    }
+
     pub fn is_valid(&self, seat: Seat) -> bool {
         self.violations(seat).is_empty()
     }
