@@ -31,6 +31,9 @@ pub struct ServeArgs {
     /// Seconds a player may be disconnected from a running game before losing by escape.
     #[arg(long, env = "JUNQI_GRACE_SECONDS", default_value_t = 60)]
     pub grace_seconds: u64,
+    /// Seconds standard 军棋 players have to deploy (RULES §4.1 gives 120).
+    #[arg(long, env = "JUNQI_DEPLOY_SECONDS", default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=600))]
+    pub deploy_seconds: u32,
     /// Mark the session cookie Secure (serve behind HTTPS).
     #[arg(long, env = "JUNQI_SECURE_COOKIES")]
     pub secure_cookies: bool,
@@ -185,6 +188,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         bind: args.bind,
         database_url: args.database_url,
         grace: std::time::Duration::from_secs(args.grace_seconds),
+        deploy_seconds: args.deploy_seconds,
         secure_cookies: args.secure_cookies,
         workers: args.workers.max(1),
     };

@@ -19,6 +19,43 @@ pub enum Setup {
     Layouts { south: Layout, north: Layout },
 }
 
+impl Setup {
+    /// SHA-256 over every piece in square order (South's layout red, North's blue).
+    pub fn commitment(&self, salt: &str) -> String {
+        match self {
+            Setup::Deal(d) => d.commitment(salt),
+            Setup::Layouts { south, north } => {
+                let mut all: BTreeMap<Square, (Piece, Colour)> = BTreeMap::new();
+                for (s, p) in &south.0 {
+                    all.insert(*s, (*p, Colour::Red));
+                }
+                for (s, p) in &north.0 {
+                    all.insert(*s, (*p, Colour::Blue));
+                }
+                deal::commitment(all.into_iter().map(|(s, (p, c))| (s, p, c)), salt)
+            }
+        }
+    }
+
+    /// The record's `deal` or `layouts` value.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Setup::Deal(d) => deal_json(d),
+            Setup::Layouts { south, north } => {
+                json!({"south": layout_json(south), "north": layout_json(north)})
+            }
+        }
+    }
+
+    /// Reads what [`Setup::to_json`] wrote, for a game of `variant`.
+    pub fn parse(variant: Variant, v: &Value) -> Result<Setup, RecordError> {
+        match variant {
+            Variant::Flip => parse_deal(v).map(Setup::Deal),
+            Variant::Standard => parse_layouts(v),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     pub variant: Variant,
@@ -162,22 +199,7 @@ impl Record {
 
     /// The commitment string's entries for the record's setup, in square order.
     fn commitment_of(&self, salt: &str) -> Option<String> {
-        match self.setup.as_ref()? {
-            Setup::Deal(d) => Some(d.commitment(salt)),
-            Setup::Layouts { south, north } => {
-                let mut all: BTreeMap<Square, (Piece, Colour)> = BTreeMap::new();
-                for (s, p) in &south.0 {
-                    all.insert(*s, (*p, Colour::Red));
-                }
-                for (s, p) in &north.0 {
-                    all.insert(*s, (*p, Colour::Blue));
-                }
-                Some(deal::commitment(
-                    all.into_iter().map(|(s, (p, c))| (s, p, c)),
-                    salt,
-                ))
-            }
-        }
+        Some(self.setup.as_ref()?.commitment(salt))
     }
 
     /// Replays the record: checks the setup, the commitment, and every action in turn.
@@ -270,14 +292,11 @@ impl Record {
         m.insert("base".into(), json!(self.base));
         m.insert("first".into(), json!(self.first));
         match &self.setup {
-            Some(Setup::Deal(d)) => {
-                m.insert("deal".into(), deal_json(d));
+            Some(setup @ Setup::Deal(_)) => {
+                m.insert("deal".into(), setup.to_json());
             }
-            Some(Setup::Layouts { south, north }) => {
-                m.insert(
-                    "layouts".into(),
-                    json!({"south": layout_json(south), "north": layout_json(north)}),
-                );
+            Some(setup @ Setup::Layouts { .. }) => {
+                m.insert("layouts".into(), setup.to_json());
             }
             None => {}
         }

@@ -23,7 +23,7 @@ fn browser_tests_pass_in_chromium() {
         assert!(status.success(), "npm ci failed in tests/browser");
     }
     let db = TestDb::new(Backend::Sqlite).expect("a SQLite database");
-    let server = Server::start(&db.url, 60);
+    let server = Server::start(&db.url, 60, 120);
     let out = Command::new("node")
         .args(["--test", "--test-reporter=spec"])
         .current_dir(&dir)

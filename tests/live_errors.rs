@@ -126,9 +126,9 @@ async fn http_refuses_bad_input(db: TestDb) {
         ),
         (
             "application/json",
-            br#"{"variant":"standard","seconds_per_action":30,"rated":true}"#.to_vec(),
+            br#"{"variant":"four_player","seconds_per_action":30,"rated":true}"#.to_vec(),
             400,
-            "bad_option",
+            "bad_request",
         ),
         (
             "application/json",

@@ -85,14 +85,17 @@ pub fn running_ids(conn: &mut DbConn) -> Result<Vec<String>, DbError> {
         .load(conn)?)
 }
 
-/// What a game looks like once it starts.
+/// What a game looks like once it starts. A standard game starts with its deployment
+/// (`deployment` set; who moves first, the layouts and their commitment come later,
+/// through [`begin_play`]); a flip game starts with its deal.
 pub struct Start<'a> {
     pub south_id: i64,
     pub north_id: i64,
-    pub first_seat: &'a str,
-    pub deal: &'a str,
-    pub salt: &'a str,
-    pub commitment: &'a str,
+    pub first_seat: Option<&'a str>,
+    pub deal: Option<&'a str>,
+    pub salt: Option<&'a str>,
+    pub commitment: Option<&'a str>,
+    pub deployment: Option<&'a str>,
     pub started_at: i64,
     pub deadline_at: i64,
 }
@@ -112,11 +115,83 @@ pub fn start(conn: &mut DbConn, id: &str, s: &Start<'_>) -> Result<bool, DbError
         games::deal.eq(s.deal),
         games::salt.eq(s.salt),
         games::commitment.eq(s.commitment),
+        games::deployment.eq(s.deployment),
         games::started_at.eq(s.started_at),
         games::deadline_at.eq(s.deadline_at),
     ))
     .execute(conn)?;
     Ok(n == 1)
+}
+
+/// The deployment in progress of a running standard game, as stored JSON.
+pub fn deployment(conn: &mut DbConn, id: &str) -> Result<Option<String>, DbError> {
+    Ok(games::table
+        .find(id)
+        .select(games::deployment)
+        .first::<Option<String>>(conn)
+        .optional()?
+        .flatten())
+}
+
+/// Stores a change to the deployment of a game still deploying.
+pub fn set_deployment(conn: &mut DbConn, id: &str, deployment: &str) -> Result<(), DbError> {
+    diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::status.eq(RUNNING))
+            .filter(games::deal.is_null()),
+    )
+    .set(games::deployment.eq(deployment))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Where play begins after a standard deployment.
+pub struct BeginPlay<'a> {
+    pub first_seat: &'a str,
+    pub deal: &'a str,
+    pub salt: &'a str,
+    pub commitment: &'a str,
+    pub started_at: i64,
+    pub deadline_at: i64,
+}
+
+/// Ends a deployment: the layouts (hidden until the end), their commitment and the
+/// first seat are stored, the deployment itself is dropped, and each player's layout
+/// is remembered as the one they last used. False when the game was not deploying.
+pub fn begin_play(
+    conn: &mut DbConn,
+    id: &str,
+    b: &BeginPlay<'_>,
+    last_used: [(i64, &str); 2],
+) -> Result<bool, DbError> {
+    conn.transaction(|c| {
+        let n = diesel::update(
+            games::table
+                .filter(games::id.eq(id))
+                .filter(games::status.eq(RUNNING))
+                .filter(games::deal.is_null()),
+        )
+        .set((
+            games::first_seat.eq(b.first_seat),
+            games::deal.eq(b.deal),
+            games::salt.eq(b.salt),
+            games::commitment.eq(b.commitment),
+            games::deployment.eq(None::<String>),
+            games::started_at.eq(b.started_at),
+            games::deadline_at.eq(b.deadline_at),
+        ))
+        .execute(c)?;
+        if n != 1 {
+            return Ok(false);
+        }
+        for (user, layout) in last_used {
+            super::layouts::set_last_used(c, user, layout)
+                .map_err(|_| diesel::result::Error::RollbackTransaction)?;
+        }
+        Ok(true)
+    })
+    .map_err(DbError::Query)
 }
 
 /// Cancels an open game of `creator_id`; false when it is not open or not theirs.

@@ -4,6 +4,7 @@
 pub mod games;
 pub mod history;
 pub mod layouts;
+pub mod marks;
 pub mod schema;
 pub mod users;
 

@@ -1,6 +1,8 @@
 //! Live games: one task per game owns its state, clock and subscribers and is the only
 //! writer of that game; the hub finds or starts those tasks and keeps the lobby list.
 
+mod deploy;
+mod marks;
 pub mod protocol;
 mod summary;
 mod task;
@@ -21,6 +23,8 @@ use tokio::sync::{mpsc, oneshot, watch};
 pub struct LiveConfig {
     /// How long a player may be without a socket before losing by escape.
     pub grace: Duration,
+    /// Standard 军棋's deployment time for new games.
+    pub deploy_seconds: u32,
 }
 
 /// Where a game task sends text frames for one socket.
@@ -81,6 +85,10 @@ impl Hub {
             lobby,
             next_conn: AtomicU64::new(1),
         })
+    }
+
+    pub fn config(&self) -> &LiveConfig {
+        &self.config
     }
 
     pub fn pool(&self) -> &Pool {

@@ -1,6 +1,7 @@
 //! Messages of the game socket (docs/protocol.md): parsing what clients send.
 
-use crate::rules::{Action, Square};
+use crate::record::parse_layout;
+use crate::rules::{Action, Layout, Square};
 use serde_json::Value;
 
 /// Largest text frame a socket accepts.
@@ -12,8 +13,34 @@ pub const BUDGET_WINDOW_SECS: u64 = 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientKind {
     Act(Action),
+    Deploy(DeployCmd),
+    Mark(MarkCmd),
     Rematch,
     Ping,
+}
+
+/// What a player does to their layout during a standard deployment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeployCmd {
+    Swap(Square, Square),
+    Layout(Layout),
+    Load(i64),
+    Random,
+    Save(String),
+    Ready,
+}
+
+/// The guesses a piece can be marked with (子力标记).
+pub const MARKS: [&str; 16] = [
+    "司", "军", "师", "旅", "团", "营", "连", "排", "兵", "弹", "雷", "旗", "?", "大", "小", ">",
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MarkCmd {
+    /// Marks the piece on a square, or clears its mark ("清").
+    Set { at: Square, mark: Option<String> },
+    /// "全清": clears every mark.
+    ClearAll,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +79,51 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
             from: square("from")?,
             to: square("to")?,
         }),
+        "pass" => ClientKind::Act(Action::Pass),
         "resign" => ClientKind::Act(Action::Resign),
+        "swap" => ClientKind::Deploy(DeployCmd::Swap(square("a")?, square("b")?)),
+        "layout" => {
+            let l = parse_layout(d.get("layout").unwrap_or(&Value::Null))
+                .map_err(|e| format!("layout{e}"))?;
+            ClientKind::Deploy(DeployCmd::Layout(l))
+        }
+        "load_layout" => ClientKind::Deploy(DeployCmd::Load(
+            d.get("id")
+                .and_then(Value::as_i64)
+                .ok_or("load_layout needs a saved layout's \"id\" in \"d\"")?,
+        )),
+        "random_layout" => ClientKind::Deploy(DeployCmd::Random),
+        "save_layout" => {
+            let name = d
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or("save_layout needs a \"name\" in \"d\"")?;
+            ClientKind::Deploy(DeployCmd::Save(crate::layout_file::check_name(name)?))
+        }
+        "ready" => ClientKind::Deploy(DeployCmd::Ready),
+        "mark" => {
+            let mark = d
+                .get("mark")
+                .and_then(Value::as_str)
+                .ok_or("mark needs a \"mark\" in \"d\"")?;
+            ClientKind::Mark(match mark {
+                "全清" => MarkCmd::ClearAll,
+                "清" => MarkCmd::Set {
+                    at: square("at")?,
+                    mark: None,
+                },
+                m if MARKS.contains(&m) => MarkCmd::Set {
+                    at: square("at")?,
+                    mark: Some(m.to_string()),
+                },
+                other => {
+                    return Err(format!(
+                        "unknown mark {other:?}; marks are {}, 清 and 全清",
+                        MARKS.join(" ")
+                    ));
+                }
+            })
+        }
         "draw_offer" => ClientKind::Act(Action::OfferDraw),
         "draw_accept" => ClientKind::Act(Action::AcceptDraw),
         "draw_decline" => ClientKind::Act(Action::DeclineDraw),
@@ -93,6 +164,9 @@ mod tests {
             "draw_decline",
             "rematch",
             "ping",
+            "pass",
+            "random_layout",
+            "ready",
         ] {
             assert!(parse(&format!(r#"{{"t":"{t}"}}"#)).is_ok(), "{t}");
         }
@@ -114,5 +188,50 @@ mod tests {
                 .contains("to")
         );
         assert!(parse(r#"{"t":"ping","a":-1}"#).unwrap_err().contains("ack"));
+        assert!(
+            parse(r#"{"t":"mark","d":{"at":"c9","mark":"将"}}"#)
+                .unwrap_err()
+                .contains("将")
+        );
+        assert!(
+            parse(r#"{"t":"layout","d":{"layout":{"a1":"king"}}}"#)
+                .unwrap_err()
+                .contains("a1")
+        );
+        assert!(
+            parse(r#"{"t":"save_layout","d":{"name":"  "}}"#)
+                .unwrap_err()
+                .contains("name")
+        );
+    }
+
+    #[test]
+    fn reads_standard_messages() {
+        assert_eq!(
+            parse(r#"{"t":"swap","d":{"a":"b2","b":"c5"}}"#)
+                .unwrap()
+                .kind,
+            ClientKind::Deploy(DeployCmd::Swap(
+                "b2".parse().unwrap(),
+                "c5".parse().unwrap()
+            ))
+        );
+        assert_eq!(
+            parse(r#"{"t":"mark","d":{"at":"c9","mark":"旅"}}"#)
+                .unwrap()
+                .kind,
+            ClientKind::Mark(MarkCmd::Set {
+                at: "c9".parse().unwrap(),
+                mark: Some("旅".into())
+            })
+        );
+        assert_eq!(
+            parse(r#"{"t":"mark","d":{"mark":"全清"}}"#).unwrap().kind,
+            ClientKind::Mark(MarkCmd::ClearAll)
+        );
+        assert_eq!(
+            parse(r#"{"t":"load_layout","d":{"id":4}}"#).unwrap().kind,
+            ClientKind::Deploy(DeployCmd::Load(4))
+        );
     }
 }

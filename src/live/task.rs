@@ -1,6 +1,7 @@
 //! The task that runs one game: it holds the game's state, applies actions in order,
 //! stores each before anyone hears of it, runs the clocks and talks to the sockets.
 
+use super::marks::Marks;
 use super::protocol::{self, ClientKind, PONG};
 use super::summary::{PlayerInfo, game_summary};
 use super::{Cmd, Hub, Outbox, blocking};
@@ -8,11 +9,12 @@ use crate::db::games::{self, CANCELLED, End, FINISHED, GameRow, OPEN, RUNNING, W
 use crate::db::now_ms;
 use crate::db::users::GameResult;
 use crate::error::AppError;
-use crate::record::{action_json, deal_json, parse_action, parse_deal, result_name};
+use crate::record::{Record, Setup, action_json, deal_json, parse_action, result_name};
 use crate::rules::deal::FlipStart;
-use crate::rules::game::Applied;
+use crate::rules::game::{Applied, Effect};
+use crate::rules::layout::Deployment;
 use crate::rules::view::EventView;
-use crate::rules::{Action, Game, Options, Seat, View, Viewer};
+use crate::rules::{Action, Game, Options, Seat, Variant, View, Viewer};
 use rand::RngExt;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -24,7 +26,11 @@ use tokio::sync::mpsc;
 /// a fresh state instead.
 const MAX_REPLAY: usize = 200;
 
-enum Entry {
+pub(super) enum Entry {
+    /// A standard game's deployment ended and play began.
+    Deployed {
+        first: Seat,
+    },
     Step {
         applied: Applied,
         at_ms: u64,
@@ -37,28 +43,32 @@ enum Entry {
     Rematch(String),
 }
 
-struct Conn {
-    user: Option<i64>,
-    out: Outbox,
+pub(super) struct Conn {
+    pub user: Option<i64>,
+    pub out: Outbox,
 }
 
 pub(super) struct Task {
-    hub: Arc<Hub>,
-    row: GameRow,
-    creator: PlayerInfo,
-    seats: [Option<PlayerInfo>; 2],
-    options: Options,
-    game: Option<Game>,
-    actions: usize,
-    log: Vec<Entry>,
-    conns: HashMap<u64, Conn>,
-    away_since: [Option<i64>; 2],
-    rematch: [bool; 2],
+    pub hub: Arc<Hub>,
+    pub row: GameRow,
+    pub variant: Variant,
+    pub creator: PlayerInfo,
+    pub seats: [Option<PlayerInfo>; 2],
+    pub options: Options,
+    /// A standard game's deployment, while it lasts.
+    pub deploy: Option<Deployment>,
+    pub game: Option<Game>,
+    pub actions: usize,
+    pub log: Vec<Entry>,
+    pub conns: HashMap<u64, Conn>,
+    pub away_since: [Option<i64>; 2],
+    pub rematch: [bool; 2],
     /// Who the sockets were last told is connected.
-    shown_here: [bool; 2],
+    pub shown_here: [bool; 2],
+    pub marks: Marks,
 }
 
-fn seat_name(s: &str) -> Result<Seat, AppError> {
+pub(super) fn seat_name(s: &str) -> Result<Seat, AppError> {
     match s {
         "south" => Ok(Seat::South),
         "north" => Ok(Seat::North),
@@ -66,25 +76,36 @@ fn seat_name(s: &str) -> Result<Seat, AppError> {
     }
 }
 
-/// Rebuilds a game's task state from the database: the row, the players, and the
-/// game replayed from its stored actions.
+/// Rebuilds a game's task state from the database: the row, the players, a deployment
+/// in progress, and the game replayed from its stored actions.
 pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
     let id_owned = id.to_string();
-    let (row, creator, seats, actions) = blocking(hub.pool(), move |c| {
+    let (row, creator, seats, actions, deployment, marks) = blocking(hub.pool(), move |c| {
         let row = games::get(c, &id_owned)?
             .ok_or_else(|| AppError::NotFound(format!("no game {id_owned}")))?;
         let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
         let seats = PlayerInfo::seats(c, &row)?;
         let actions = games::actions(c, &id_owned)?;
-        Ok((row, creator, seats, actions))
+        let deployment = games::deployment(c, &id_owned)?;
+        let mut marks = [Vec::new(), Vec::new()];
+        for (i, user) in [row.south_id, row.north_id].into_iter().enumerate() {
+            if let Some(u) = user {
+                marks[i] = crate::db::marks::of(c, &id_owned, u)?;
+            }
+        }
+        Ok((row, creator, seats, actions, deployment, marks))
     })
     .await?;
     let options: Options = serde_json::from_str(&row.options).map_err(AppError::internal)?;
+    let variant = Variant::from_name(&row.variant)
+        .ok_or_else(|| AppError::internal(format!("stored variant {:?}", row.variant)))?;
     let mut task = Task {
         hub: hub.clone(),
         creator,
         seats,
         options,
+        variant,
+        deploy: None,
         game: None,
         actions: 0,
         log: Vec::new(),
@@ -92,12 +113,26 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         away_since: [None, None],
         rematch: [false, false],
         shown_here: [false, false],
+        marks: Marks::default(),
         row,
     };
     if let (Some(deal), Some(first)) = (&task.row.deal, &task.row.first_seat) {
+        let first = seat_name(first)?;
         let deal = serde_json::from_str::<Value>(deal).map_err(AppError::internal)?;
-        let deal = parse_deal(&deal).map_err(AppError::internal)?;
-        let mut game = Game::new_flip(task.options, &deal, seat_name(first)?);
+        let setup = Setup::parse(variant, &deal).map_err(AppError::internal)?;
+        let mut game = Record::new(variant, options, task.row.base, first, Some(setup))
+            .start()
+            .map_err(AppError::internal)?;
+        if variant == Variant::Standard {
+            task.log.push(Entry::Deployed { first });
+            task.marks = Marks::start(game.position());
+            for (seat, rows) in Seat::BOTH.into_iter().zip(marks) {
+                for (origin, mark) in rows {
+                    let origin = origin.parse().map_err(AppError::internal)?;
+                    task.marks.set(seat, origin, Some(mark));
+                }
+            }
+        }
         for a in &actions {
             let v: Value = serde_json::from_str(&a.action).map_err(AppError::internal)?;
             let (seat, action) = parse_action(&v).map_err(AppError::internal)?;
@@ -105,6 +140,7 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
             let applied = game
                 .apply(seat, action, Some(at_ms))
                 .map_err(|e| AppError::internal(format!("stored action {} of {id}: {e}", a.idx)))?;
+            task.marks.follow(&applied.effect, game.position());
             task.log.push(Entry::Step { applied, at_ms });
             task.actions += 1;
         }
@@ -115,6 +151,10 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
             });
         }
         task.game = Some(game);
+    } else if task.row.status == RUNNING && variant == Variant::Standard {
+        let text = deployment
+            .ok_or_else(|| AppError::internal("a deploying game without its deployment"))?;
+        task.deploy = Some(super::deploy::from_json(&text)?);
     }
     if task.row.status == RUNNING {
         // After a restart nobody is connected yet: the grace period starts now.
@@ -188,6 +228,8 @@ impl Task {
             Cmd::Message { conn, msg } => match msg.kind {
                 ClientKind::Ping => self.send(conn, PONG.to_string()),
                 ClientKind::Act(action) => self.act(conn, msg.ack, action).await,
+                ClientKind::Deploy(cmd) => self.deploy_cmd(conn, msg.ack, cmd).await,
+                ClientKind::Mark(cmd) => self.mark_cmd(conn, msg.ack, cmd).await,
                 ClientKind::Rematch => self.rematch(conn, msg.ack).await,
             },
             Cmd::Join { user, reply } => {
@@ -201,7 +243,7 @@ impl Task {
         }
     }
 
-    fn seat_of_user(&self, user: Option<i64>) -> Option<Seat> {
+    pub(super) fn seat_of_user(&self, user: Option<i64>) -> Option<Seat> {
         let user = user?;
         if self.row.south_id == Some(user) {
             Some(Seat::South)
@@ -212,32 +254,32 @@ impl Task {
         }
     }
 
-    fn seat_of(&self, conn: u64) -> Option<Seat> {
+    pub(super) fn seat_of(&self, conn: u64) -> Option<Seat> {
         self.seat_of_user(self.conns.get(&conn)?.user)
     }
 
-    fn viewer(&self, conn: u64) -> Viewer {
+    pub(super) fn viewer(&self, conn: u64) -> Viewer {
         match self.seat_of(conn) {
             Some(s) => Viewer::Seat(s),
             None => Viewer::Spectator,
         }
     }
 
-    fn send(&self, conn: u64, text: String) {
+    pub(super) fn send(&self, conn: u64, text: String) {
         if let Some(c) = self.conns.get(&conn) {
             let _ = c.out.send(text);
         }
     }
 
-    fn error(&self, conn: u64, code: &str, message: &str, ack: Option<u64>) {
+    pub(super) fn error(&self, conn: u64, code: &str, message: &str, ack: Option<u64>) {
         self.send(conn, protocol::error_json(code, message, ack));
     }
 
-    fn version(&self) -> usize {
+    pub(super) fn version(&self) -> usize {
         self.log.len()
     }
 
-    fn connected(&self, seat: Seat) -> bool {
+    pub(super) fn connected(&self, seat: Seat) -> bool {
         self.conns
             .values()
             .any(|c| self.seat_of_user(c.user) == Some(seat))
@@ -246,14 +288,48 @@ impl Task {
     /// A new socket gets the events it missed, or the whole state.
     fn greet(&self, conn: u64, since: Option<u64>) {
         let v = self.version();
+        // A standard game's version 1 is the end of its deployment, which only a
+        // state can convey.
+        let floor = usize::from(self.variant == Variant::Standard && self.game.is_some());
         match since {
-            Some(n) if (n as usize) <= v && v - (n as usize) <= MAX_REPLAY => {
+            Some(n)
+                if (n as usize) >= floor && (n as usize) <= v && v - (n as usize) <= MAX_REPLAY =>
+            {
                 let viewer = self.viewer(conn);
                 for i in n as usize..v {
                     self.send(conn, self.event_json(i, viewer));
                 }
             }
             _ => self.send(conn, self.state_json(conn)),
+        }
+        if let Some(seat) = self.seat_of(conn)
+            && self.variant == Variant::Standard
+            && self.game.is_some()
+        {
+            self.send(conn, self.marks_json(seat));
+        }
+    }
+
+    /// A seat's marks message.
+    pub(super) fn marks_json(&self, seat: Seat) -> String {
+        json!({"t": "marks", "d": self.marks.json(seat)}).to_string()
+    }
+
+    /// Sends `text` to every socket of `seat`.
+    pub(super) fn send_to_seat(&self, seat: Seat, text: &str) {
+        for (&conn, c) in &self.conns {
+            if self.seat_of_user(c.user) == Some(seat) {
+                let _ = self.conns[&conn].out.send(text.to_string());
+            }
+        }
+    }
+
+    pub(super) fn ack(&self, conn: u64, ack: Option<u64>) {
+        if let Some(a) = ack {
+            self.send(
+                conn,
+                json!({"t": "ack", "a": a, "v": self.version()}).to_string(),
+            );
         }
     }
 
@@ -276,7 +352,7 @@ impl Task {
     }
 
     /// Starts or stops each seat's escape clock by whether it has a socket.
-    fn update_away(&mut self) {
+    pub(super) fn update_away(&mut self) {
         let now = now_ms();
         for seat in Seat::BOTH {
             let here = self.connected(seat);
@@ -289,19 +365,29 @@ impl Task {
         }
     }
 
-    fn broadcast_state(&self) {
+    pub(super) fn broadcast_state(&self) {
         for &conn in self.conns.keys() {
             self.send(conn, self.state_json(conn));
         }
     }
 
-    fn broadcast_event(&self, index: usize) {
+    pub(super) fn broadcast_event(&self, index: usize) {
         for &conn in self.conns.keys() {
             self.send(conn, self.event_json(index, self.viewer(conn)));
         }
+        // A move may carry a marked piece along or take it off the board.
+        if let Some(Entry::Step { applied, .. }) = self.log.get(index)
+            && matches!(applied.effect, Effect::Moved { .. })
+        {
+            for seat in Seat::BOTH {
+                if self.marks.any(seat) {
+                    self.send_to_seat(seat, &self.marks_json(seat));
+                }
+            }
+        }
     }
 
-    fn clock_json(&self) -> Value {
+    pub(super) fn clock_json(&self) -> Value {
         match (&self.game, self.row.deadline_at) {
             (Some(g), Some(deadline)) if self.row.status == RUNNING => json!({
                 "to_move": g.to_move(),
@@ -312,11 +398,11 @@ impl Task {
         }
     }
 
-    fn summary(&self) -> Value {
+    pub(super) fn summary(&self) -> Value {
         game_summary(&self.row, &self.creator, &self.seats)
     }
 
-    fn state_json(&self, conn: u64) -> String {
+    pub(super) fn state_json(&self, conn: u64) -> String {
         let viewer = self.viewer(conn);
         let view = self.game.as_ref().map(|g| View::of(g, viewer));
         json!({
@@ -336,6 +422,11 @@ impl Task {
                     "north": self.rematch[1],
                     "next": self.row.next_game,
                 },
+                "deploy": self.deploy_json(conn),
+                "marks": match (self.seat_of(conn), &self.game) {
+                    (Some(seat), Some(_)) if self.variant == Variant::Standard => self.marks.json(seat),
+                    _ => Value::Null,
+                },
             }
         })
         .to_string()
@@ -348,6 +439,7 @@ impl Task {
     fn event_json(&self, index: usize, viewer: Viewer) -> String {
         let last = index + 1 == self.log.len();
         let mut d = match &self.log[index] {
+            Entry::Deployed { first } => json!({"kind": "start", "first": first}),
             Entry::Step { applied, at_ms } => {
                 let game = self.game.as_ref().expect("steps belong to a started game");
                 let mut d = serde_json::to_value(EventView::of(
@@ -388,7 +480,12 @@ impl Task {
             );
         };
         let Some(game) = &self.game else {
-            return self.error(conn, "illegal", "the game has not started", ack);
+            let why = if self.deploy.is_some() {
+                "the players are still deploying; moves start when both are ready"
+            } else {
+                "the game has not started"
+            };
+            return self.error(conn, "illegal", why, ack);
         };
         if game.is_over() {
             return self.error(conn, "game_over", "the game is over", ack);
@@ -409,12 +506,7 @@ impl Task {
                         ack,
                     );
                 }
-                if let Some(a) = ack {
-                    self.send(
-                        conn,
-                        json!({"t": "ack", "a": a, "v": self.version()}).to_string(),
-                    );
-                }
+                self.ack(conn, ack);
                 self.broadcast_event(self.log.len() - 1);
             }
             Err(e) => self.error(conn, "illegal", &e.to_string(), ack),
@@ -422,7 +514,7 @@ impl Task {
     }
 
     /// Milliseconds since the start, never earlier than the last action.
-    fn at_ms(&self) -> u64 {
+    pub(super) fn at_ms(&self) -> u64 {
         let started = self.row.started_at.unwrap_or_else(now_ms);
         let at = (now_ms() - started).max(0) as u64;
         at.max(self.game.as_ref().map_or(0, Game::elapsed_ms))
@@ -522,12 +614,15 @@ impl Task {
             self.away_since = [None, None];
             self.refresh_players().await;
         }
+        if let Entry::Step { applied, .. } = &entry {
+            self.marks.follow(&applied.effect, next.position());
+        }
         self.game = Some(next);
         self.log.push(entry);
         Ok(())
     }
 
-    async fn refresh_players(&mut self) {
+    pub(super) async fn refresh_players(&mut self) {
         let row = self.row.clone();
         let loaded = blocking(self.hub.pool(), move |c| Ok(PlayerInfo::seats(c, &row)?)).await;
         match loaded {
@@ -541,6 +636,9 @@ impl Task {
     fn next_wake(&self) -> Option<i64> {
         if self.row.status != RUNNING {
             return None;
+        }
+        if self.deploy.is_some() {
+            return self.row.deadline_at;
         }
         let game = self.game.as_ref()?;
         let mut wake = self.row.deadline_at;
@@ -557,6 +655,12 @@ impl Task {
     }
 
     async fn on_timer(&mut self) {
+        if self.deploy.is_some() {
+            if self.row.deadline_at.is_some_and(|d| now_ms() >= d) {
+                self.deployment_over().await;
+            }
+            return;
+        }
         let Some(game) = self.game.clone() else {
             return;
         };
@@ -608,17 +712,37 @@ impl Task {
         }
     }
 
-    /// Fresh deal, seats drawn at random, clock started: the fields of a game that starts.
-    fn start_fields(creator: i64, other: i64, spa: i32) -> (FlipStart, i64, i64, i64, i64) {
-        let mut rng = rand::rng();
-        let start = FlipStart::random(&mut rng);
-        let (south, north) = if rng.random::<bool>() {
-            (creator, other)
+    /// Seats drawn at random for two players.
+    fn draw_seats(a: i64, b: i64) -> (i64, i64) {
+        if rand::rng().random::<bool>() {
+            (a, b)
         } else {
-            (other, creator)
+            (b, a)
+        }
+    }
+
+    /// How a new game between `south` and `north` opens: a flip deal, or a standard
+    /// deployment from each player's last layout.
+    async fn opening(&self, south: i64, north: i64) -> Result<Opening, AppError> {
+        match self.variant {
+            Variant::Flip => Ok(Opening::Flip(FlipStart::random(&mut rand::rng()))),
+            Variant::Standard => {
+                let d = blocking(self.hub.pool(), move |c| {
+                    super::deploy::initial(c, south, north)
+                })
+                .await?;
+                Ok(Opening::Standard(d))
+            }
+        }
+    }
+
+    /// When the opening's clock runs out: the first action's, or the deployment's.
+    fn opening_deadline(&self, opening: &Opening, now: i64) -> i64 {
+        let seconds = match opening {
+            Opening::Flip(_) => self.row.seconds_per_action as i64,
+            Opening::Standard(_) => self.options.deploy_seconds as i64,
         };
-        let now = now_ms();
-        (start, south, north, now, now + spa as i64 * 1000)
+        now + seconds * 1000
     }
 
     async fn join(&mut self, user: i64) -> Result<(), AppError> {
@@ -628,16 +752,13 @@ impl Task {
         if user == self.row.creator_id {
             return Err(AppError::Conflict("you cannot join your own game".into()));
         }
-        let (start, south, north, now, deadline) =
-            Self::start_fields(self.row.creator_id, user, self.row.seconds_per_action);
+        let (south, north) = Self::draw_seats(self.row.creator_id, user);
+        let opening = self.opening(south, north).await?;
+        let now = now_ms();
+        let deadline = self.opening_deadline(&opening, now);
         let id = self.row.id.clone();
-        let deal = deal_json(&start.deal).to_string();
-        let (first, salt, commitment) = (
-            start.first.name(),
-            start.salt.clone(),
-            start.commitment.clone(),
-        );
-        let deal_text = deal.clone();
+        let fields = OpeningFields::of(&opening);
+        let stored = fields.clone();
         let started = blocking(self.hub.pool(), move |c| {
             Ok(games::start(
                 c,
@@ -645,10 +766,11 @@ impl Task {
                 &games::Start {
                     south_id: south,
                     north_id: north,
-                    first_seat: first,
-                    deal: &deal_text,
-                    salt: &salt,
-                    commitment: &commitment,
+                    first_seat: stored.first_seat,
+                    deal: stored.deal.as_deref(),
+                    salt: stored.salt.as_deref(),
+                    commitment: stored.commitment.as_deref(),
+                    deployment: stored.deployment.as_deref(),
                     started_at: now,
                     deadline_at: deadline,
                 },
@@ -661,13 +783,16 @@ impl Task {
         self.row.status = RUNNING.to_string();
         self.row.south_id = Some(south);
         self.row.north_id = Some(north);
-        self.row.first_seat = Some(first.to_string());
-        self.row.deal = Some(deal);
-        self.row.salt = Some(start.salt.clone());
-        self.row.commitment = Some(start.commitment.clone());
+        self.row.first_seat = fields.first_seat.map(str::to_string);
+        self.row.deal = fields.deal;
+        self.row.salt = fields.salt;
+        self.row.commitment = fields.commitment;
         self.row.started_at = Some(now);
         self.row.deadline_at = Some(deadline);
-        self.game = Some(start.game(self.options));
+        match opening {
+            Opening::Flip(start) => self.game = Some(start.game(self.options)),
+            Opening::Standard(d) => self.deploy = Some(d),
+        }
         self.refresh_players().await;
         // The game starts: the escape clocks of absent seats run, and every socket
         // hears of it.
@@ -720,22 +845,11 @@ impl Task {
             );
         }
         if self.row.next_game.is_some() || self.rematch[seat.index()] {
-            if let Some(a) = ack {
-                self.send(
-                    conn,
-                    json!({"t": "ack", "a": a, "v": self.version()}).to_string(),
-                );
-            }
-            return;
+            return self.ack(conn, ack);
         }
         self.rematch[seat.index()] = true;
         self.log.push(Entry::RematchOffer(seat));
-        if let Some(a) = ack {
-            self.send(
-                conn,
-                json!({"t": "ack", "a": a, "v": self.version()}).to_string(),
-            );
-        }
+        self.ack(conn, ack);
         self.broadcast_event(self.log.len() - 1);
         if self.rematch != [true, true] {
             return;
@@ -767,8 +881,11 @@ impl Task {
         let (Some(a), Some(b)) = (self.row.south_id, self.row.north_id) else {
             return Err(AppError::internal("a finished game without players"));
         };
-        let (start, south, north, now, deadline) =
-            Self::start_fields(a, b, self.row.seconds_per_action);
+        let (south, north) = Self::draw_seats(a, b);
+        let opening = self.opening(south, north).await?;
+        let now = now_ms();
+        let deadline = self.opening_deadline(&opening, now);
+        let fields = OpeningFields::of(&opening);
         let row = GameRow {
             id: new_game_id(),
             variant: self.row.variant.clone(),
@@ -780,10 +897,10 @@ impl Task {
             creator_id: self.row.creator_id,
             south_id: Some(south),
             north_id: Some(north),
-            first_seat: Some(start.first.name().to_string()),
-            deal: Some(deal_json(&start.deal).to_string()),
-            salt: Some(start.salt.clone()),
-            commitment: Some(start.commitment.clone()),
+            first_seat: fields.first_seat.map(str::to_string),
+            deal: fields.deal,
+            salt: fields.salt,
+            commitment: fields.commitment,
             previous_game: Some(self.row.id.clone()),
             next_game: None,
             result: None,
@@ -800,18 +917,60 @@ impl Task {
         };
         let id = row.id.clone();
         let old = self.row.id.clone();
+        let deployment = fields.deployment;
         blocking(self.hub.pool(), move |c| {
             use diesel::Connection;
+            let fail = |_| diesel::result::Error::RollbackTransaction;
             c.transaction(|c| {
-                games::insert(c, &row).map_err(|_| diesel::result::Error::RollbackTransaction)?;
-                games::set_next(c, &old, &row.id)
-                    .map_err(|_| diesel::result::Error::RollbackTransaction)?;
+                games::insert(c, &row).map_err(fail)?;
+                if let Some(d) = &deployment {
+                    games::set_deployment(c, &row.id, d).map_err(fail)?;
+                }
+                games::set_next(c, &old, &row.id).map_err(fail)?;
                 Ok::<_, diesel::result::Error>(())
             })
             .map_err(AppError::internal)
         })
         .await?;
         Ok(id)
+    }
+}
+
+/// How a new game opens.
+enum Opening {
+    Flip(FlipStart),
+    Standard(Deployment),
+}
+
+/// The stored columns of an opening: a flip game's deal, first seat and commitment,
+/// or a standard game's deployment.
+#[derive(Clone)]
+struct OpeningFields {
+    first_seat: Option<&'static str>,
+    deal: Option<String>,
+    salt: Option<String>,
+    commitment: Option<String>,
+    deployment: Option<String>,
+}
+
+impl OpeningFields {
+    fn of(opening: &Opening) -> OpeningFields {
+        match opening {
+            Opening::Flip(start) => OpeningFields {
+                first_seat: Some(start.first.name()),
+                deal: Some(deal_json(&start.deal).to_string()),
+                salt: Some(start.salt.clone()),
+                commitment: Some(start.commitment.clone()),
+                deployment: None,
+            },
+            Opening::Standard(d) => OpeningFields {
+                first_seat: None,
+                deal: None,
+                salt: None,
+                commitment: None,
+                deployment: Some(super::deploy::to_json(d)),
+            },
+        }
     }
 }
 

@@ -19,6 +19,12 @@ impl Variant {
         }
     }
 
+    pub fn from_name(name: &str) -> Option<Variant> {
+        [Variant::Flip, Variant::Standard]
+            .into_iter()
+            .find(|v| v.name() == name)
+    }
+
     /// The named rule set a record of this variant carries.
     pub const fn ruleset(self) -> &'static str {
         match self {

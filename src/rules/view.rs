@@ -175,9 +175,23 @@ impl View {
         let variant = game.variant();
         let colours = game.colours();
         let pos = game.position();
+        // A finished standard game has nothing left to hide; a finished flip game shows
+        // its deal in the replay instead, and its board as it stood.
+        let all_known = variant == Variant::Standard && game.is_over();
         let board = BoardView(
             pos.tokens()
-                .map(|(s, t)| (s, cell_view(variant, colours, viewer, t)))
+                .map(|(s, t)| {
+                    let cell = if all_known {
+                        CellView {
+                            piece: Some(t.piece),
+                            colour: Some(t.colour),
+                            face: if t.shown { Face::Up } else { Face::Down },
+                        }
+                    } else {
+                        cell_view(variant, colours, viewer, t)
+                    };
+                    (s, cell)
+                })
                 .collect(),
         );
         let mut legal = Vec::new();

@@ -4,8 +4,10 @@ use super::auth::require_user;
 use crate::db::games::{self, FINISHED, GameRow, OPEN};
 use crate::db::{self, users};
 use crate::error::AppError;
-use crate::live::{Cmd, Hub, PlayerInfo, blocking, game_summary, new_game_id, player_json};
-use crate::record::{Claimed, Record, Setup, parse_action, parse_deal};
+use crate::live::{
+    Cmd, Hub, LiveConfig, PlayerInfo, blocking, game_summary, new_game_id, player_json,
+};
+use crate::record::{Claimed, Record, Setup, parse_action};
 use crate::rules::board::{self, Square};
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
 use actix_session::Session;
@@ -25,11 +27,6 @@ pub struct NewGame {
 
 impl NewGame {
     fn check(&self) -> Result<(), AppError> {
-        if self.variant != Variant::Flip {
-            return Err(AppError::BadOption(
-                "only 翻翻棋 (flip) can be played so far".into(),
-            ));
-        }
         let s = self.seconds_per_action;
         if self.rated && !Options::SECONDS_OFFERED.contains(&s) {
             return Err(AppError::BadOption(
@@ -44,9 +41,10 @@ impl NewGame {
         Ok(())
     }
 
-    fn row(&self, creator_id: i64) -> GameRow {
+    fn row(&self, creator_id: i64, config: &LiveConfig) -> GameRow {
         let options = Options {
             seconds_per_action: self.seconds_per_action,
+            deploy_seconds: config.deploy_seconds,
             ..Options::default()
         };
         GameRow {
@@ -82,7 +80,7 @@ impl NewGame {
 }
 
 async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, AppError> {
-    let row = spec.row(user);
+    let row = spec.row(user, hub.config());
     let id = row.id.clone();
     blocking(hub.pool(), move |c| Ok(games::insert(c, &row)?)).await?;
     hub.lobby_changed().await;
@@ -217,14 +215,15 @@ pub async fn game_record(
     };
     let options: Options = serde_json::from_str(&row.options).map_err(AppError::internal)?;
     let finished = row.status == FINISHED;
+    let variant = variant_of(&row.variant)?;
     let setup = match (&row.deal, finished) {
         (Some(d), true) => {
             let v: Value = serde_json::from_str(d).map_err(AppError::internal)?;
-            Some(Setup::Deal(parse_deal(&v).map_err(AppError::internal)?))
+            Some(Setup::parse(variant, &v).map_err(AppError::internal)?)
         }
         _ => None,
     };
-    let mut record = Record::new(Variant::Flip, options, row.base, first, setup);
+    let mut record = Record::new(variant, options, row.base, first, setup);
     record.commitment = row.commitment.clone();
     record.salt = if finished { row.salt.clone() } else { None };
     let mut at_ms = Vec::with_capacity(actions.len());
@@ -249,6 +248,11 @@ pub async fn game_record(
     // Replayed here with the rules and checked against the commitment.
     v["verified"] = json!(verified);
     Ok(HttpResponse::Ok().json(v))
+}
+
+/// A stored variant name.
+pub(crate) fn variant_of(name: &str) -> Result<Variant, AppError> {
+    Variant::from_name(name).ok_or_else(|| AppError::internal(format!("stored variant {name:?}")))
 }
 
 static BOARD_JSON: LazyLock<Value> = LazyLock::new(|| {

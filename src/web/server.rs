@@ -17,6 +17,7 @@ pub struct ServeConfig {
     pub bind: String,
     pub database_url: String,
     pub grace: Duration,
+    pub deploy_seconds: u32,
     pub secure_cookies: bool,
     pub workers: usize,
 }
@@ -84,6 +85,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
         pool,
         LiveConfig {
             grace: config.grace,
+            deploy_seconds: config.deploy_seconds,
         },
     );
     let resumed = hub.resume_running().await.map_err(io::Error::other)?;

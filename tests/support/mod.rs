@@ -182,6 +182,7 @@ pub struct Server {
     log: Arc<Mutex<String>>,
     database_url: String,
     grace_seconds: u64,
+    deploy_seconds: u64,
 }
 
 fn drain(
@@ -211,15 +212,21 @@ fn drain(
 }
 
 impl Server {
-    pub fn start(database_url: &str, grace_seconds: u64) -> Server {
+    pub fn start(database_url: &str, grace_seconds: u64, deploy_seconds: u64) -> Server {
         Self::start_with_log(
             database_url,
             grace_seconds,
+            deploy_seconds,
             Arc::new(Mutex::new(String::new())),
         )
     }
 
-    fn start_with_log(database_url: &str, grace_seconds: u64, log: Arc<Mutex<String>>) -> Server {
+    fn start_with_log(
+        database_url: &str,
+        grace_seconds: u64,
+        deploy_seconds: u64,
+        log: Arc<Mutex<String>>,
+    ) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_junqi"))
             .args([
                 "--bind",
@@ -228,6 +235,8 @@ impl Server {
                 database_url,
                 "--grace-seconds",
                 &grace_seconds.to_string(),
+                "--deploy-seconds",
+                &deploy_seconds.to_string(),
             ])
             .env("RUST_LOG", "info")
             .env_remove("JUNQI_SECURE_COOKIES")
@@ -264,6 +273,7 @@ impl Server {
             log,
             database_url: database_url.to_string(),
             grace_seconds,
+            deploy_seconds,
         }
     }
 
@@ -280,7 +290,12 @@ impl Server {
     pub fn restart_hard(&mut self) {
         self.child.kill().expect("kill the server");
         self.child.wait().expect("reap the server");
-        *self = Server::start_with_log(&self.database_url, self.grace_seconds, self.log.clone());
+        *self = Server::start_with_log(
+            &self.database_url,
+            self.grace_seconds,
+            self.deploy_seconds,
+            self.log.clone(),
+        );
     }
 }
 
@@ -307,7 +322,12 @@ impl Harness {
     }
 
     pub fn start_with_grace(db: TestDb, grace_seconds: u64) -> Harness {
-        let server = Server::start(&db.url, grace_seconds);
+        Self::start_with(db, grace_seconds, 120)
+    }
+
+    /// A server with its escape grace and standard deployment time shortened.
+    pub fn start_with(db: TestDb, grace_seconds: u64, deploy_seconds: u64) -> Harness {
+        let server = Server::start(&db.url, grace_seconds, deploy_seconds);
         let pool = junqi::db::connect(&db.url, 1).expect("the test opens the database");
         Harness { server, pool, db }
     }
@@ -344,6 +364,12 @@ impl Harness {
 
     pub fn log(&self) -> String {
         self.server.log()
+    }
+
+    /// A standard game's stored deployment in progress.
+    pub fn deployment(&self, id: &str) -> Option<String> {
+        let mut conn = self.pool.get().expect("a database connection");
+        junqi::db::games::deployment(&mut conn, id).expect("read the deployment")
     }
 }
 

@@ -1,0 +1,373 @@
+//! The deployment phase of a standard game in its task: each seat's layout, swaps,
+//! saved and random layouts, 出征, the 120-second limit, and the start of play.
+
+use super::blocking;
+use super::protocol::{DeployCmd, MarkCmd};
+use super::task::{Entry, Task};
+use crate::db::games::{self, BeginPlay};
+use crate::db::{layouts, marks, now_ms};
+use crate::error::AppError;
+use crate::layout_file::MAX_SAVED;
+use crate::record::{Setup, layout_json, parse_layout};
+use crate::rules::deal::new_salt;
+use crate::rules::layout::{Deployment, DeploymentError};
+use crate::rules::{Layout, Seat, Variant};
+use serde_json::{Value, json};
+
+/// The stored form of a deployment in progress.
+pub(super) fn to_json(d: &Deployment) -> String {
+    let ready: Vec<Seat> = Seat::BOTH.into_iter().filter(|&s| d.is_ready(s)).collect();
+    // The seat ready first is listed first: it moves first.
+    let ready: Vec<Seat> = match d.first() {
+        Some(f) => std::iter::once(f)
+            .chain(ready.into_iter().filter(|&s| s != f))
+            .collect(),
+        None => ready,
+    };
+    json!({
+        "south": layout_json(d.layout(Seat::South)),
+        "north": layout_json(d.layout(Seat::North)),
+        "ready": ready,
+    })
+    .to_string()
+}
+
+pub(super) fn from_json(text: &str) -> Result<Deployment, AppError> {
+    let v: Value = serde_json::from_str(text).map_err(AppError::internal)?;
+    let side = |seat: Seat| {
+        parse_layout(&v[seat.name()])
+            .map_err(|e| AppError::internal(format!("stored deployment {seat}{e}")))
+    };
+    let mut d = Deployment::new(side(Seat::South)?, side(Seat::North)?);
+    let ready: Vec<Seat> =
+        serde_json::from_value(v["ready"].clone()).map_err(AppError::internal)?;
+    for seat in ready {
+        d.ready(seat).map_err(AppError::internal)?;
+    }
+    Ok(d)
+}
+
+/// A seat's starting layout: the one its player last used, turned to the seat, or a
+/// random valid one.
+fn starting_layout(c: &mut crate::db::DbConn, user: i64, seat: Seat) -> Result<Layout, AppError> {
+    let last = layouts::last_used(c, user)?
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| parse_layout(&v).ok())
+        .map(|l| l.from_own_view(seat))
+        .filter(|l| l.is_valid(seat));
+    Ok(last.unwrap_or_else(|| Layout::random(seat, &mut rand::rng())))
+}
+
+/// A new deployment for two players.
+pub(super) fn initial(
+    c: &mut crate::db::DbConn,
+    south: i64,
+    north: i64,
+) -> Result<Deployment, AppError> {
+    Ok(Deployment::new(
+        starting_layout(c, south, Seat::South)?,
+        starting_layout(c, north, Seat::North)?,
+    ))
+}
+
+impl Task {
+    /// The deployment as `conn` may see it: its own layout and what is wrong with it,
+    /// and of the other seat only whether it is ready.
+    pub(super) fn deploy_json(&self, conn: u64) -> Value {
+        let Some(d) = &self.deploy else {
+            return Value::Null;
+        };
+        let seat = self.seat_of(conn);
+        let remaining = self.row.deadline_at.map_or(0, |at| (at - now_ms()).max(0));
+        let (layout, violations) = match seat {
+            Some(s) => {
+                let l = d.layout(s);
+                let v: Vec<Value> = l
+                    .violations(s)
+                    .iter()
+                    .map(|x| json!({"code": x.code(), "square": x.square(), "message": x.to_string()}))
+                    .collect();
+                (layout_json(l), Value::Array(v))
+            }
+            None => (Value::Null, Value::Array(Vec::new())),
+        };
+        json!({
+            "remaining_ms": remaining,
+            "seconds": self.options.deploy_seconds,
+            "ready": {"south": d.is_ready(Seat::South), "north": d.is_ready(Seat::North)},
+            "layout": layout,
+            "violations": violations,
+        })
+    }
+
+    fn send_deploy(&self, only: Option<Seat>) {
+        for (&conn, c) in &self.conns {
+            if only.is_none() || self.seat_of_user(c.user) == only {
+                self.send(
+                    conn,
+                    json!({"t": "deploy", "d": self.deploy_json(conn)}).to_string(),
+                );
+            }
+        }
+    }
+
+    pub(super) async fn deploy_cmd(&mut self, conn: u64, ack: Option<u64>, cmd: DeployCmd) {
+        let (Some(seat), Some(user)) = (
+            self.seat_of(conn),
+            self.conns.get(&conn).and_then(|c| c.user),
+        ) else {
+            return self.error(
+                conn,
+                "not_a_player",
+                "you are not playing in this game",
+                ack,
+            );
+        };
+        let Some(current) = &self.deploy else {
+            let why = if self.game.is_some() {
+                "deployment is over: the game is being played"
+            } else {
+                "there is no deployment in this game"
+            };
+            return self.error(conn, "illegal", why, ack);
+        };
+        let mut next = current.clone();
+        let refused = |e: DeploymentError| e.to_string();
+        let changed = match cmd {
+            DeployCmd::Swap(a, b) => next.swap(seat, a, b).map_err(refused),
+            DeployCmd::Layout(l) => {
+                let bad = l.violations(seat);
+                if bad.is_empty() {
+                    next.set_layout(seat, l).map_err(refused)
+                } else {
+                    Err(refused(DeploymentError::Invalid(bad)))
+                }
+            }
+            DeployCmd::Random => next
+                .set_layout(seat, Layout::random(seat, &mut rand::rng()))
+                .map_err(refused),
+            DeployCmd::Load(id) => {
+                let found =
+                    blocking(self.hub.pool(), move |c| Ok(layouts::get(c, user, id)?)).await;
+                match found {
+                    Ok(Some(saved)) => {
+                        let l = serde_json::from_str::<Value>(&saved.layout)
+                            .ok()
+                            .and_then(|v| parse_layout(&v).ok())
+                            .map(|l| l.from_own_view(seat));
+                        match l {
+                            Some(l) => next.set_layout(seat, l).map_err(refused),
+                            None => Err("that saved layout cannot be read".into()),
+                        }
+                    }
+                    Ok(None) => Err(format!("you have no saved layout {id}")),
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot read a saved layout");
+                        return self.error(conn, "internal", "the layout could not be read", ack);
+                    }
+                }
+            }
+            DeployCmd::Save(name) => {
+                let text = layout_json(&current.layout(seat).to_own_view(seat)).to_string();
+                let saved = blocking(self.hub.pool(), move |c| {
+                    let existing = layouts::list(c, user)?;
+                    if existing.len() >= MAX_SAVED && !existing.iter().any(|l| l.name == name) {
+                        return Ok(Err(format!(
+                            "you already keep {MAX_SAVED} layouts; delete one first"
+                        )));
+                    }
+                    Ok(Ok(layouts::save(c, user, &name, &text)?))
+                })
+                .await;
+                return match saved {
+                    Ok(Ok(_)) => self.ack(conn, ack),
+                    Ok(Err(why)) => self.error(conn, "illegal", &why, ack),
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot save a layout");
+                        self.error(conn, "internal", "the layout could not be saved", ack)
+                    }
+                };
+            }
+            DeployCmd::Ready => next.ready(seat).map_err(refused),
+        };
+        if let Err(why) = changed {
+            return self.error(conn, "illegal", &why, ack);
+        }
+        let text = to_json(&next);
+        let id = self.row.id.clone();
+        if let Err(e) = blocking(self.hub.pool(), move |c| {
+            Ok(games::set_deployment(c, &id, &text)?)
+        })
+        .await
+        {
+            tracing::error!(game = %self.row.id, error = %e, "cannot store the deployment");
+            return self.error(
+                conn,
+                "internal",
+                "the change could not be stored; try again",
+                ack,
+            );
+        }
+        let became_ready = next.is_ready(seat) && !current.is_ready(seat);
+        let done = next.is_done();
+        self.deploy = Some(next);
+        self.ack(conn, ack);
+        if done {
+            self.begin_play().await;
+        } else if became_ready {
+            self.send_deploy(None);
+        } else {
+            self.send_deploy(Some(seat));
+        }
+    }
+
+    /// The deployment time is up: seats not ready keep a valid layout or get a random one.
+    pub(super) async fn deployment_over(&mut self) {
+        if let Some(d) = &mut self.deploy {
+            d.expire(&mut rand::rng());
+            self.begin_play().await;
+        }
+    }
+
+    /// Both seats are ready: the layouts are committed to and stored, and play begins
+    /// with the seat that was ready first.
+    async fn begin_play(&mut self) {
+        let Some(d) = self.deploy.clone() else {
+            return;
+        };
+        let Some(game) = d.start(self.options) else {
+            return;
+        };
+        let first = game.to_move();
+        let setup = Setup::Layouts {
+            south: d.layout(Seat::South).clone(),
+            north: d.layout(Seat::North).clone(),
+        };
+        let salt = new_salt(&mut rand::rng());
+        let commitment = setup.commitment(&salt);
+        let deal = setup.to_json().to_string();
+        let now = now_ms();
+        let deadline = now + self.row.seconds_per_action as i64 * 1000;
+        let own = |seat: Seat| layout_json(&d.layout(seat).to_own_view(seat)).to_string();
+        let last_used = [
+            (self.row.south_id.unwrap_or_default(), own(Seat::South)),
+            (self.row.north_id.unwrap_or_default(), own(Seat::North)),
+        ];
+        let id = self.row.id.clone();
+        let (deal_s, salt_s, commitment_s) = (deal.clone(), salt.clone(), commitment.clone());
+        let stored = blocking(self.hub.pool(), move |c| {
+            Ok(games::begin_play(
+                c,
+                &id,
+                &BeginPlay {
+                    first_seat: first.name(),
+                    deal: &deal_s,
+                    salt: &salt_s,
+                    commitment: &commitment_s,
+                    started_at: now,
+                    deadline_at: deadline,
+                },
+                [
+                    (last_used[0].0, last_used[0].1.as_str()),
+                    (last_used[1].0, last_used[1].1.as_str()),
+                ],
+            )?)
+        })
+        .await;
+        match stored {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::error!(game = %self.row.id, "the game was not deploying when play began");
+                return;
+            }
+            Err(e) => {
+                // Kept in memory; the timer tries again shortly.
+                tracing::error!(game = %self.row.id, error = %e, "cannot store the start of play");
+                self.row.deadline_at = Some(now + 1000);
+                return;
+            }
+        }
+        self.row.first_seat = Some(first.name().to_string());
+        self.row.deal = Some(deal);
+        self.row.salt = Some(salt);
+        self.row.commitment = Some(commitment);
+        self.row.started_at = Some(now);
+        self.row.deadline_at = Some(deadline);
+        self.marks = super::marks::Marks::start(game.position());
+        self.game = Some(game);
+        self.deploy = None;
+        self.log.push(Entry::Deployed { first });
+        self.broadcast_state();
+    }
+
+    pub(super) async fn mark_cmd(&mut self, conn: u64, ack: Option<u64>, cmd: MarkCmd) {
+        let (Some(seat), Some(user)) = (
+            self.seat_of(conn),
+            self.conns.get(&conn).and_then(|c| c.user),
+        ) else {
+            return self.error(
+                conn,
+                "not_a_player",
+                "only the players can mark pieces",
+                ack,
+            );
+        };
+        if self.variant != Variant::Standard {
+            return self.error(
+                conn,
+                "illegal",
+                "pieces are marked only in standard 军棋",
+                ack,
+            );
+        }
+        let Some(game) = self.game.as_ref().filter(|g| !g.is_over()) else {
+            return self.error(
+                conn,
+                "illegal",
+                "pieces can be marked while the game is played",
+                ack,
+            );
+        };
+        let id = self.row.id.clone();
+        let stored = match cmd {
+            MarkCmd::ClearAll => {
+                let r = blocking(self.hub.pool(), move |c| Ok(marks::clear(c, &id, user)?)).await;
+                r.map(|_| self.marks.clear(seat))
+            }
+            MarkCmd::Set { at, mark } => {
+                let own = game.colour_of(seat);
+                let origin = match (game.position().get(at), self.marks.origin_of(at)) {
+                    (Some(t), Some(o)) if Some(t.colour) != own => o,
+                    (Some(_), _) => {
+                        return self.error(
+                            conn,
+                            "illegal",
+                            &format!("{at} holds one of your own pieces; mark enemy pieces"),
+                            ack,
+                        );
+                    }
+                    (None, _) => {
+                        return self.error(
+                            conn,
+                            "illegal",
+                            &format!("{at} is empty; mark an enemy piece"),
+                            ack,
+                        );
+                    }
+                };
+                let (o, m) = (origin.to_string(), mark.clone());
+                let r = blocking(self.hub.pool(), move |c| {
+                    Ok(marks::set(c, &id, user, &o, m.as_deref())?)
+                })
+                .await;
+                r.map(|_| self.marks.set(seat, origin, mark))
+            }
+        };
+        if let Err(e) = stored {
+            tracing::error!(game = %self.row.id, error = %e, "cannot store a mark");
+            return self.error(conn, "internal", "the mark could not be stored", ack);
+        }
+        self.ack(conn, ack);
+        self.send_to_seat(seat, &self.marks_json(seat));
+    }
+}
