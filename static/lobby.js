@@ -91,7 +91,7 @@
   }
 
   function variantName(v) {
-    return v === 'flip' ? T('翻翻棋', 'Flip chess') : v === 'standard' ? T('军棋', 'Junqi') : String(v || '');
+    return v === 'flip' ? T('翻翻棋', 'Flip chess') : v === 'standard' ? T('标准军棋', 'Standard 军棋') : String(v || '');
   }
 
   function row(game) {

@@ -371,6 +371,41 @@ async fn deployment_refusals_and_time_limit(db: TestDb) {
     let before = s.received.last().unwrap()["d"]["deploy"]["layout"].clone();
     let south = parse_layout(&before).unwrap();
 
+    // Save the starting layout, draw a random one, and load the saved one back.
+    s.act("save_layout", json!({"name": "开局"})).await.unwrap();
+    s.act("random_layout", Value::Null).await.unwrap();
+    let d = s.wait_for("a random layout", |v| v["t"] == "deploy").await;
+    let d = if d["d"]["layout"] == before {
+        s.wait_for("a random layout", |v| v["t"] == "deploy").await
+    } else {
+        d
+    };
+    assert!(
+        parse_layout(&d["d"]["layout"])
+            .unwrap()
+            .is_valid(Seat::South)
+    );
+    let saved = t.clients[0].get("/api/layouts").await;
+    assert_eq!(saved.json[0]["name"], "开局", "{}", saved.text);
+    assert_eq!(
+        saved.json[0]["layout"],
+        layout_json(&south.to_own_view(Seat::South))
+    );
+    let saved_id = saved.json[0]["id"].as_i64().unwrap();
+    let s = t.socket(Seat::South);
+    s.act("load_layout", json!({"id": saved_id})).await.unwrap();
+    let d = s
+        .wait_for("the saved layout", |v| {
+            v["t"] == "deploy" && v["d"]["layout"] == before
+        })
+        .await;
+    assert_eq!(d["d"]["violations"], json!([]));
+    // North cannot load South's layout.
+    t.socket(Seat::North)
+        .act_err("load_layout", json!({"id": saved_id}), "illegal")
+        .await;
+    let s = t.socket(Seat::South);
+
     // A move while deploying.
     let m = s
         .act_err("move", json!({"from": "a6", "to": "a7"}), "illegal")
@@ -407,10 +442,13 @@ async fn deployment_refusals_and_time_limit(db: TestDb) {
     assert_eq!(h.row(&t.id).first_seat, None, "nobody is ready");
 
     // North readies its valid layout, then may not change it.
-    let north = parse_layout(
-        &t.socket(Seat::North).received.last().unwrap()["d"]["deploy"]["layout"].clone(),
-    )
-    .unwrap();
+    let north_state = t.sockets[1]
+        .received
+        .iter()
+        .rev()
+        .find(|m| m["t"] == "state")
+        .unwrap();
+    let north = parse_layout(&north_state["d"]["deploy"]["layout"]).unwrap();
     let n = t.socket(Seat::North);
     n.act("ready", Value::Null).await.unwrap();
     let m = n

@@ -59,12 +59,47 @@ pub fn list(conn: &mut DbConn, user: i64) -> Result<Vec<SavedLayout>, DbError> {
 
 /// One saved layout of `user`; `None` when there is no such id or it is someone else's.
 pub fn get(conn: &mut DbConn, user: i64, id: i64) -> Result<Option<SavedLayout>, DbError> {
-    Ok(saved_layouts::table
+    Ok(get_in(conn, user, id)?)
+}
+
+fn get_in(c: &mut DbConn, user: i64, id: i64) -> QueryResult<Option<SavedLayout>> {
+    saved_layouts::table
         .filter(saved_layouts::id.eq(id))
         .filter(saved_layouts::user_id.eq(user))
         .select(SavedLayout::as_select())
-        .first(conn)
-        .optional()?)
+        .first(c)
+        .optional()
+}
+
+/// Writes `layout` under `name` for `user`, replacing a layout of that name, and reads
+/// the row back. Run inside a transaction.
+fn upsert(c: &mut DbConn, user: i64, name: &str, layout: &str) -> QueryResult<SavedLayout> {
+    let now = now_ms();
+    let n = diesel::update(
+        saved_layouts::table
+            .filter(saved_layouts::user_id.eq(user))
+            .filter(saved_layouts::name.eq(name)),
+    )
+    .set((
+        saved_layouts::layout.eq(layout),
+        saved_layouts::updated_at.eq(now),
+    ))
+    .execute(c)?;
+    if n == 0 {
+        diesel::insert_into(saved_layouts::table)
+            .values((
+                saved_layouts::user_id.eq(user),
+                saved_layouts::name.eq(name),
+                saved_layouts::layout.eq(layout),
+                saved_layouts::updated_at.eq(now),
+            ))
+            .execute(c)?;
+    }
+    saved_layouts::table
+        .filter(saved_layouts::user_id.eq(user))
+        .filter(saved_layouts::name.eq(name))
+        .select(SavedLayout::as_select())
+        .first(c)
 }
 
 /// Saves `layout` (JSON, own view) under `name`, replacing a layout of that name.
@@ -74,33 +109,109 @@ pub fn save(
     name: &str,
     layout: &str,
 ) -> Result<SavedLayout, DbError> {
-    let now = now_ms();
+    conn.transaction(|c| upsert(c, user, name, layout))
+        .map_err(DbError::Query)
+}
+
+/// What [`save_within`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveOutcome {
+    Saved(SavedLayout),
+    /// `user` already keeps `max` layouts and the name is a new one.
+    Full,
+}
+
+/// Like [`save`], but refuses a new name once `user` keeps `max` layouts (replacing
+/// one of the same name is always allowed).
+pub fn save_within(
+    conn: &mut DbConn,
+    user: i64,
+    name: &str,
+    layout: &str,
+    max: usize,
+) -> Result<SaveOutcome, DbError> {
     conn.transaction(|c| {
-        let n = diesel::update(
-            saved_layouts::table
-                .filter(saved_layouts::user_id.eq(user))
-                .filter(saved_layouts::name.eq(name)),
-        )
-        .set((
-            saved_layouts::layout.eq(layout),
-            saved_layouts::updated_at.eq(now),
-        ))
-        .execute(c)?;
-        if n == 0 {
-            diesel::insert_into(saved_layouts::table)
-                .values((
-                    saved_layouts::user_id.eq(user),
-                    saved_layouts::name.eq(name),
-                    saved_layouts::layout.eq(layout),
-                    saved_layouts::updated_at.eq(now),
-                ))
-                .execute(c)?;
-        }
-        saved_layouts::table
-            .filter(saved_layouts::user_id.eq(user))
+        let mine = saved_layouts::table.filter(saved_layouts::user_id.eq(user));
+        let exists = mine
             .filter(saved_layouts::name.eq(name))
-            .select(SavedLayout::as_select())
-            .first(c)
+            .select(saved_layouts::id)
+            .first::<i64>(c)
+            .optional()?
+            .is_some();
+        if !exists && mine.count().get_result::<i64>(c)? >= max as i64 {
+            return Ok(SaveOutcome::Full);
+        }
+        upsert(c, user, name, layout).map(SaveOutcome::Saved)
     })
     .map_err(DbError::Query)
+}
+
+/// How many layouts `user` keeps.
+pub fn count(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
+    Ok(saved_layouts::table
+        .filter(saved_layouts::user_id.eq(user))
+        .count()
+        .get_result(conn)?)
+}
+
+/// What [`rename`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenameOutcome {
+    Renamed(SavedLayout),
+    /// No layout of `user` has that id (it may be someone else's).
+    NotFound,
+    /// Another layout of `user` already has the name.
+    NameTaken,
+}
+
+/// Gives layout `id` of `user` a new name.
+pub fn rename(conn: &mut DbConn, user: i64, id: i64, name: &str) -> Result<RenameOutcome, DbError> {
+    let outcome = conn.transaction(|c| {
+        let Some(row) = get_in(c, user, id)? else {
+            return Ok(RenameOutcome::NotFound);
+        };
+        if row.name == name {
+            return Ok(RenameOutcome::Renamed(row));
+        }
+        let taken = saved_layouts::table
+            .filter(saved_layouts::user_id.eq(user))
+            .filter(saved_layouts::name.eq(name))
+            .select(saved_layouts::id)
+            .first::<i64>(c)
+            .optional()?
+            .is_some();
+        if taken {
+            return Ok(RenameOutcome::NameTaken);
+        }
+        diesel::update(
+            saved_layouts::table
+                .filter(saved_layouts::id.eq(id))
+                .filter(saved_layouts::user_id.eq(user)),
+        )
+        .set((
+            saved_layouts::name.eq(name),
+            saved_layouts::updated_at.eq(now_ms()),
+        ))
+        .execute(c)?;
+        Ok(get_in(c, user, id)?.map_or(RenameOutcome::NotFound, RenameOutcome::Renamed))
+    });
+    match outcome {
+        // Two renames to the same name at once: the unique index decides.
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => Ok(RenameOutcome::NameTaken),
+        other => other.map_err(DbError::Query),
+    }
+}
+
+/// Deletes layout `id` of `user`; false when `user` has no layout of that id.
+pub fn delete(conn: &mut DbConn, user: i64, id: i64) -> Result<bool, DbError> {
+    let n = diesel::delete(
+        saved_layouts::table
+            .filter(saved_layouts::id.eq(id))
+            .filter(saved_layouts::user_id.eq(user)),
+    )
+    .execute(conn)?;
+    Ok(n > 0)
 }

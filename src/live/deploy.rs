@@ -170,18 +170,17 @@ impl Task {
             DeployCmd::Save(name) => {
                 let text = layout_json(&current.layout(seat).to_own_view(seat)).to_string();
                 let saved = blocking(self.hub.pool(), move |c| {
-                    let existing = layouts::list(c, user)?;
-                    if existing.len() >= MAX_SAVED && !existing.iter().any(|l| l.name == name) {
-                        return Ok(Err(format!(
-                            "you already keep {MAX_SAVED} layouts; delete one first"
-                        )));
-                    }
-                    Ok(Ok(layouts::save(c, user, &name, &text)?))
+                    Ok(layouts::save_within(c, user, &name, &text, MAX_SAVED)?)
                 })
                 .await;
                 return match saved {
-                    Ok(Ok(_)) => self.ack(conn, ack),
-                    Ok(Err(why)) => self.error(conn, "illegal", &why, ack),
+                    Ok(layouts::SaveOutcome::Saved(_)) => self.ack(conn, ack),
+                    Ok(layouts::SaveOutcome::Full) => self.error(
+                        conn,
+                        "illegal",
+                        &format!("you already keep {MAX_SAVED} layouts; delete one first"),
+                        ack,
+                    ),
                     Err(e) => {
                         tracing::error!(error = %e, "cannot save a layout");
                         self.error(conn, "internal", "the layout could not be saved", ack)

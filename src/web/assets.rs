@@ -17,6 +17,7 @@ pub const ASSETS: &[(&str, &[u8])] = assets!(
     "board.js",
     "common.js",
     "game.js",
+    "layouts.js",
     "lobby.js",
     "pages.css",
     "rules.js",

@@ -80,7 +80,7 @@ pub fn reason_text(code: &str, en: bool) -> String {
     if en { zh_en.1 } else { zh_en.0 }.to_string()
 }
 
-fn date(ms: Option<i64>) -> String {
+pub(super) fn date(ms: Option<i64>) -> String {
     ms.and_then(chrono::DateTime::from_timestamp_millis)
         .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default()

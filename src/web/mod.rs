@@ -7,6 +7,7 @@ mod chart;
 pub mod error;
 mod history;
 mod i18n;
+mod layouts;
 mod pages;
 pub mod server;
 mod ws;

@@ -1,6 +1,6 @@
 //! Starting the service: database, sessions, live games and routes.
 
-use super::{api, assets, auth, error, history, pages, ws};
+use super::{api, assets, auth, error, history, layouts, pages, ws};
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
@@ -60,7 +60,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/board", web::get().to(api::board_json))
             .route("/analysis/moves", web::post().to(api::analysis_moves))
             .route("/players/{name}", web::get().to(api::player))
-            .route("/ladder", web::get().to(api::ladder)),
+            .route("/ladder", web::get().to(api::ladder))
+            .route("/layouts", web::get().to(layouts::list))
+            .route("/layouts", web::post().to(layouts::create))
+            // Before `/layouts/{id}`, which would otherwise take "import" for an id.
+            .route("/layouts/import", web::post().to(layouts::import))
+            .route("/layouts/{id}", web::patch().to(layouts::rename))
+            .route("/layouts/{id}", web::delete().to(layouts::delete))
+            .route("/layouts/{id}/export", web::get().to(layouts::export)),
     )
     .route("/ws/lobby", web::get().to(ws::lobby_socket))
     .route("/ws/game/{id}", web::get().to(ws::game_socket))
@@ -70,6 +77,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/rules", web::get().to(pages::rules))
     .route("/games", web::get().to(history::games))
     .route("/ladder", web::get().to(history::ladder))
+    .route("/layouts", web::get().to(layouts::page))
     .route("/@/{name}", web::get().to(history::profile))
     .route("/@/{name}/games", web::get().to(history::player_games))
     .route("/game/{id}", web::get().to(pages::game))
