@@ -331,6 +331,32 @@ async fn full_game_to_a_flag_win(db: TestDb) {
     let board = st["d"]["view"]["board"].as_object().unwrap();
     assert!(board.values().all(|c| c.get("piece").is_some()), "{st}");
 
+    // History, ladder and profile show the game under its own variant.
+    let c = &mut t.clients[0];
+    let page = c.get("/games?variant=standard").await;
+    assert!(page.text.contains(&format!("/game/{}", t.id)), "listed");
+    assert!(page.text.contains("tag-standard"));
+    let page = c.get("/games?variant=flip").await;
+    assert!(
+        !page.text.contains(&format!("/game/{}", t.id)),
+        "not a flip game"
+    );
+    // Its own ladder: one point for the win here, none on the flip ladder.
+    let row = |score: i32| format!("data-username=\"{south_name}\" data-score=\"{score}\"");
+    let page = c.get("/ladder?variant=standard").await;
+    assert!(page.text.contains(&row(1)), "on the standard ladder");
+    let page = c.get("/ladder?variant=flip").await;
+    assert!(
+        !page.text.contains(&row(1)),
+        "not scored on the flip ladder"
+    );
+    let page = c.get(&format!("/@/{south_name}?variant=standard")).await;
+    assert_eq!(page.status, 200);
+    assert!(
+        page.text.contains(&format!("/game/{}", t.id)),
+        "in recent games"
+    );
+
     // The next game offers each player the layout they went to battle with.
     let (a, b) = {
         let mut c = t.clients.into_iter();

@@ -63,8 +63,21 @@ pub struct HistoryRow {
     pub date: String,
 }
 
-pub fn reason_text(code: &str, en: bool) -> String {
-    let zh_en = match code {
+/// An end reason in words; `variant` is `None` where the words must fit either variant
+/// (a filter's choices).
+pub fn reason_text(variant: Option<&str>, code: &str, en: bool) -> String {
+    let zh_en = match (variant, code) {
+        (Some("standard"), "timeouts") => ("超时或不行动五次", "five timeouts or passes"),
+        (Some("standard"), "no_capture_limit") => ("70步未攻击", "70 steps without an attack"),
+        (None, "timeouts") => ("超时判负", "timeouts"),
+        (None, "no_capture_limit") => ("长时间未攻击", "steps without an attack"),
+        (_, code) => reason_words(code),
+    };
+    if en { zh_en.1 } else { zh_en.0 }.to_string()
+}
+
+fn reason_words(code: &str) -> (&str, &str) {
+    match code {
         "flag" => ("扛旗", "flag captured"),
         "no_moves" => ("无棋可走", "no legal action"),
         "timeouts" => ("超时三次", "three timeouts"),
@@ -76,8 +89,7 @@ pub fn reason_text(code: &str, en: bool) -> String {
         "step_limit" => ("300步", "300 steps"),
         "time_limit" => ("3小时", "3 hours"),
         other => (other, other),
-    };
-    if en { zh_en.1 } else { zh_en.0 }.to_string()
+    }
 }
 
 pub(super) fn date(ms: Option<i64>) -> String {
@@ -104,7 +116,11 @@ fn rows(found: Vec<Finished>, names: &HashMap<i64, String>, en: bool) -> Vec<His
                     side(g.south_id, g.score_before_south, g.score_south, "south"),
                     side(g.north_id, g.score_before_north, g.score_north, "north"),
                 ],
-                reason_text: reason_text(g.reason.as_deref().unwrap_or(""), en),
+                reason_text: reason_text(
+                    Some(g.variant.as_str()),
+                    g.reason.as_deref().unwrap_or(""),
+                    en,
+                ),
                 reason: g.reason.clone().unwrap_or_default(),
                 id: g.id,
                 variant: g.variant,
@@ -308,8 +324,8 @@ async fn history_page(
         .map(|r| {
             (
                 r.name(),
-                reason_text(r.name(), false),
-                reason_text(r.name(), true),
+                reason_text(None, r.name(), false),
+                reason_text(None, r.name(), true),
             )
         })
         .collect();
