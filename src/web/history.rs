@@ -394,11 +394,52 @@ pub async fn player_games(
 }
 
 /// How many players hold each rank, cached for a few seconds: counting is a scan of
-/// the ladder index, and the numbers only drift slowly.
+/// the ladder index, and the numbers only drift slowly. When they are due, one request
+/// counts afresh while the others keep showing the last counts, so that a busy ladder
+/// never counts many times at once.
 #[derive(Default)]
-pub struct RankCounts(Mutex<HashMap<String, (Instant, Vec<i64>)>>);
+pub struct RankCounts(Mutex<HashMap<String, Counted>>);
+
+#[derive(Default)]
+struct Counted {
+    at: Option<Instant>,
+    counts: Vec<i64>,
+    /// When a request took on counting afresh.
+    counting_since: Option<Instant>,
+}
 
 const RANK_COUNTS_FOR: Duration = Duration::from_secs(10);
+/// A count taken on but never stored (its request failed) is given up after this.
+const COUNTING_GIVEN_UP_AFTER: Duration = Duration::from_secs(30);
+
+impl RankCounts {
+    /// The counts to show for `variant`, if any, and whether this request should count
+    /// afresh (it must then call [`RankCounts::store`]).
+    fn claim(&self, variant: &str) -> (Option<Vec<i64>>, bool) {
+        let mut map = self.0.lock().expect("rank counts lock");
+        let c = map.entry(variant.to_string()).or_default();
+        let known = c.at.map(|_| c.counts.clone());
+        if c.at.is_some_and(|at| at.elapsed() < RANK_COUNTS_FOR) {
+            return (known, false);
+        }
+        let someone_counting = c
+            .counting_since
+            .is_some_and(|t| t.elapsed() < COUNTING_GIVEN_UP_AFTER);
+        if someone_counting && known.is_some() {
+            return (known, false);
+        }
+        c.counting_since = Some(Instant::now());
+        (known, true)
+    }
+
+    fn store(&self, variant: &str, counts: Vec<i64>) {
+        let mut map = self.0.lock().expect("rank counts lock");
+        let c = map.entry(variant.to_string()).or_default();
+        c.at = Some(Instant::now());
+        c.counts = counts;
+        c.counting_since = None;
+    }
+}
 
 fn count_ranks(c: &mut DbConn, variant: &str) -> Result<Vec<i64>, DbError> {
     let ranks: Vec<Rank> = Rank::all().collect();
@@ -471,15 +512,9 @@ pub async fn ladder(
             .collect::<String>()
             .to_lowercase();
     let me = user_id(&session);
-    let cached = {
-        let map = counts.0.lock().expect("rank counts lock");
-        map.get(&variant)
-            .filter(|(at, _)| at.elapsed() < RANK_COUNTS_FOR)
-            .map(|(_, v)| v.clone())
-    };
+    let (cached, count_afresh) = counts.claim(&variant);
     let (v, s) = (variant.clone(), search.clone());
     let offset = (page as i64 - 1) * LADDER_PAGE;
-    let have_counts = cached.is_some();
     let (found, counted, mine) = blocking(hub.pool(), move |c| {
         let found: Vec<(User, Stats)> = if s.is_empty() {
             dbusers::ladder(c, &v, offset, LADDER_PAGE + 1)?
@@ -494,11 +529,10 @@ pub async fn ladder(
                 .select((User::as_select(), Stats::as_select()))
                 .load(c)?
         };
-        // Counted afresh only when the cache had nothing recent.
-        let counted = if have_counts {
-            None
-        } else {
+        let counted = if count_afresh {
             Some(count_ranks(c, &v)?)
+        } else {
+            None
         };
         let mine = match me {
             Some(uid) => dbusers::ladder_position(c, uid, &v)?,
@@ -509,11 +543,7 @@ pub async fn ladder(
     .await?;
     let rank_counts = match (counted, cached) {
         (Some(fresh), _) => {
-            counts
-                .0
-                .lock()
-                .expect("rank counts lock")
-                .insert(variant.clone(), (Instant::now(), fresh.clone()));
+            counts.store(&variant, fresh.clone());
             fresh
         }
         (None, cached) => cached.unwrap_or_default(),
