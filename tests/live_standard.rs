@@ -484,6 +484,15 @@ async fn deployment_refusals_and_time_limit(db: TestDb) {
     n.act_err("random_layout", Value::Null, "illegal").await;
     n.act_err("ready", Value::Null, "illegal").await;
 
+    // A reconnect during deployment gets the deployment as it stands.
+    let mut back = t.clients[0].socket(&format!("/ws/game/{}?v=0", t.id)).await;
+    let st = back.wait_state().await;
+    assert_eq!(st["d"]["deploy"]["layout"], layout_json(&broken));
+    assert_eq!(
+        st["d"]["deploy"]["ready"],
+        json!({"south": false, "north": true})
+    );
+
     // The clock runs out.
     let st = t
         .socket(Seat::South)

@@ -292,6 +292,8 @@ impl Task {
         // state can convey.
         let floor = usize::from(self.variant == Variant::Standard && self.game.is_some());
         match since {
+            // A deployment has no events: only a state shows it.
+            _ if self.deploy.is_some() => self.send(conn, self.state_json(conn)),
             Some(n)
                 if (n as usize) >= floor && (n as usize) <= v && v - (n as usize) <= MAX_REPLAY =>
             {
