@@ -326,9 +326,9 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
         // Only the per-index summary (stat1) is kept: with the value samples of stat4
         // present, SQLite prepares a statement again whenever a bound value changes,
         // which cost the history pages a seventh of their CPU.
-        DbConn::Sqlite(c) => c.batch_execute(
-            "ANALYZE; DELETE FROM sqlite_stat4; ANALYZE sqlite_schema;",
-        )?,
+        DbConn::Sqlite(c) => {
+            c.batch_execute("ANALYZE; DELETE FROM sqlite_stat4; ANALYZE sqlite_schema;")?
+        }
         DbConn::Postgres(c) => c.batch_execute("VACUUM ANALYZE")?,
     }
     Ok(SeedReport {
