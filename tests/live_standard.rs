@@ -540,8 +540,16 @@ async fn headquarters_lock(db: TestDb) {
         .act_err("move", json!({"from": guard, "to": to}), "illegal")
         .await;
     assert!(m.contains("headquarters"), "{m}");
+    // Resignation and draw offers wait for 40 steps in standard 军棋.
+    for t_ in ["resign", "draw_offer"] {
+        let m = t
+            .socket(Seat::North)
+            .act_err(t_, Value::Null, "illegal")
+            .await;
+        assert!(m.contains("40"), "{m}");
+    }
     let summary = t.summary().await;
-    assert_eq!(summary["steps"], 0, "the refusal changed nothing");
+    assert_eq!(summary["steps"], 0, "the refusals changed nothing");
     // Any other legal move is still taken.
     let mut rng = Rng::new(5);
     let a = policy::harmless(&game, &mut rng, false).unwrap();
