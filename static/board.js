@@ -2,7 +2,12 @@
 // the game page uses to list legal actions between two full states.
 //
 //   const ui = JunqiBoard.create(svgElement, board, {flipped: false});
-//   ui.render(viewBoard, {selected, dests, targets, warn, last, path, actionable});
+//   ui.render(viewBoard, {selected, dests, targets, warn, last, path, actionable,
+//                         named, marks, bad});
+//     named: draw every piece whose name the view gives as a face-up tile (standard
+//            军棋, where a player's own pieces are "face down" but known to them);
+//     marks: {square: "旅"} labels on unknown pieces (a player's guesses);
+//     bad:   squares to frame as breaking a deployment rule.
 //   ui.pathOf(boardBefore, from, to)   // the stations a move passes, from … to
 //   ui.onSquareClick(function (square) { … });
 //   ui.setFlipped(true);
@@ -217,13 +222,47 @@
     return true;
   }
 
+  const STANDARD_COLOURS = { south: 'red', north: 'blue' };
+
   /**
-   * The actions open to `seat` in a flip-chess view, in the server's format:
+   * Standard 军棋 (RULES §4): a seat moves its own pieces except mines, the flag and
+   * anything standing in a headquarters; it may attack any enemy piece (known or not)
+   * that is not in a camp.
+   */
+  function standardActions(graph, view, seat) {
+    const out = [];
+    const board = view.board || {};
+    const colour = (view.colours && view.colours[seat]) || STANDARD_COLOURS[seat];
+    const squares = Object.keys(board).sort(squareOrder);
+    for (const from of squares) {
+      const cell = board[from];
+      if (cell.colour !== colour || !cell.piece) continue;
+      if (cell.piece === 'mine' || cell.piece === 'flag') continue;
+      const st = graph.stations[from];
+      if (st && st.kind === 'headquarters') continue;
+      const dests = Array.from(reach(graph, board, from)).sort(squareOrder);
+      for (const to of dests) {
+        const target = board[to];
+        if (target) {
+          if (!target.colour || target.colour === colour) continue;
+          const ts = graph.stations[to];
+          if (ts && ts.kind === 'camp') continue;
+        }
+        out.push({ move: { from: from, to: to } });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The actions open to `seat` in a view, in the server's format:
    * [{flip: "c3"}, {move: {from, to}}, …]. Empty when it is not that seat's turn.
+   * Flip chess unless `view.variant` is "standard".
    */
   function legalActions(graph, view, seat, options) {
     const out = [];
     if (!view || view.outcome || !seat || view.to_move !== seat) return out;
+    if (view.variant === 'standard') return standardActions(graph, view, seat);
     const board = view.board || {};
     const squares = Object.keys(board).sort(squareOrder);
     for (const sq of squares) {
@@ -360,12 +399,13 @@
       }
     }
 
-    function drawPiece(g, cell) {
+    function drawPiece(g, cell, named, mark) {
       const attrs = { class: 'piece', 'data-face': cell.face === 'up' ? 'up' : 'down' };
       if (cell.piece) attrs['data-piece'] = cell.piece;
       if (cell.colour) attrs['data-colour'] = cell.colour;
+      if (mark) attrs['data-mark'] = mark;
       const pg = svgEl('g', attrs, g);
-      const up = cell.face === 'up' && cell.piece;
+      const up = (cell.face === 'up' || !!named) && cell.piece;
       // A replay shows face-down pieces too: the back, with the name over it.
       const known = !up && cell.piece && PIECE_NAMES[cell.piece];
       if (known) pg.classList.add('piece-revealed');
@@ -388,6 +428,14 @@
           const t = svgEl('text', { x: 0, y: 1, class: 'piece-name piece-name-down' }, pg);
           t.textContent = PIECE_NAMES[cell.piece];
         }
+      }
+      if (mark && !cell.piece) {
+        // A player's guess at an unknown piece: a small label on its back.
+        const mg = svgEl('g', { class: 'piece-mark' }, pg);
+        const w = mark.length > 1 ? 34 : 24;
+        svgEl('rect', { x: -w / 2, y: -12, width: w, height: 24, rx: 6, class: 'mark-bg' }, mg);
+        const t = svgEl('text', { x: 0, y: 1, class: 'mark-text' }, mg);
+        t.textContent = mark;
       }
       if (en && cell.piece && PIECE_EN[cell.piece]) {
         const title = svgEl('title', null, pg);
@@ -414,6 +462,8 @@
       const dests = new Set(hl.dests || []);
       const warn = new Set(hl.warn || []);
       const actionable = new Set(hl.actionable || []);
+      const bad = new Set(hl.bad || []);
+      const marks = hl.marks || {};
       const last = hl.last || null;
       const lastSquares = new Set();
       if (last) {
@@ -437,10 +487,20 @@
         g.classList.toggle('is-warn', isWarn);
         g.classList.toggle('is-actionable', actionable.has(sq) || isDest);
         g.classList.toggle('is-occupied', !!cell);
+        g.classList.toggle('is-bad', bad.has(sq));
         if (isLast) {
           svgEl('rect', { x: -TILE_W / 2 - 5, y: -TILE_H / 2 - 5, width: TILE_W + 10, height: TILE_H + 10, rx: 11, class: 'hl-last' }, g);
         }
-        if (cell) drawPiece(g, cell);
+        if (cell) drawPiece(g, cell, hl.named, Object.prototype.hasOwnProperty.call(marks, sq) ? marks[sq] : null);
+        if (bad.has(sq)) {
+          // Breaks a deployment rule: a red dashed frame and a "!" badge.
+          svgEl('rect', { x: -TILE_W / 2 - 5, y: -TILE_H / 2 - 5, width: TILE_W + 10, height: TILE_H + 10, rx: 11, class: 'hl-bad' }, g);
+          const bx = -TILE_W / 2 + 2;
+          const by = -TILE_H / 2 + 2;
+          svgEl('circle', { cx: bx, cy: by, r: 10, class: 'hl-warn-badge' }, g);
+          const t = svgEl('text', { x: bx, y: by + 1, class: 'hl-warn-mark' }, g);
+          t.textContent = '!';
+        }
         if (isSel) {
           svgEl('rect', { x: -TILE_W / 2 - 4, y: -TILE_H / 2 - 4, width: TILE_W + 8, height: TILE_H + 8, rx: 11, class: 'hl-selected' }, g);
         }
@@ -506,6 +566,7 @@
     create: create,
     buildGraph: buildGraph,
     legalActions: legalActions,
+    STANDARD_COLOURS: STANDARD_COLOURS,
     reach: reach,
     pathBetween: pathBetween,
     PIECE_NAMES: PIECE_NAMES,

@@ -80,7 +80,16 @@
   const SEAT_NAMES = { south: '南', north: '北' };
   const SEAT_NAMES_EN = { south: 'South', north: 'North' };
 
-  function reasonText(reason) {
+  // Standard 军棋 counts differently (RULES §4.6–4.7).
+  const REASONS_STANDARD = { timeouts: '超时或不行动五次', no_capture_limit: '70步未吃子' };
+  const REASONS_STANDARD_EN = { timeouts: 'five timeouts or passes', no_capture_limit: '70 steps without an attack' };
+
+  /** Why a game ended, in words; `variant` ("flip" by default) picks the counts. */
+  function reasonText(reason, variant) {
+    if (variant === 'standard') {
+      const std = EN ? REASONS_STANDARD_EN : REASONS_STANDARD;
+      if (std[reason]) return std[reason];
+    }
     const table = EN ? REASONS_EN : REASONS;
     return table[reason] || String(reason || '');
   }

@@ -1,6 +1,8 @@
 // The game page: one WebSocket to /ws/game/{id} (docs/protocol.md), the board, players,
 // clocks, the status bar, draw offers, resignation, the result and rematches — and, once
-// the game has ended, a replay built in the browser from the game's record.
+// the game has ended, a replay built in the browser from the game's record. Flip chess
+// (翻翻棋) and standard 军棋: the latter adds a deployment phase (布阵), passing (不行动),
+// hidden enemy pieces and a player's private marks (子力标记) on them.
 (function () {
   'use strict';
   const J = window.Junqi;
@@ -69,6 +71,29 @@
     dealVerified: $('deal-verified'),
     dealUnverified: $('deal-unverified'),
     langSwitch: $('lang-switch'),
+    pass: $('pass'),
+    boardWrap: document.querySelector('#game .board-wrap'),
+    deployPanel: $('deploy-panel'),
+    deployClock: $('deploy-clock'),
+    deployClockNum: $('deploy-clock-num'),
+    deployText: $('deploy-text'),
+    deployReady: $('deploy-ready'),
+    deployTools: $('deploy-tools'),
+    deployRandom: $('deploy-random'),
+    deployLoad: $('deploy-load'),
+    deploySave: $('deploy-save'),
+    deployChooser: $('deploy-chooser'),
+    deployChooserNote: $('deploy-chooser-note'),
+    deploySaved: $('deploy-saved'),
+    deploySaveForm: $('deploy-save-form'),
+    deploySaveName: $('deploy-save-name'),
+    deployProblems: $('deploy-problems'),
+    deployViolations: $('deploy-violations'),
+    deployGo: $('deploy-go'),
+    deployHint: $('deploy-hint'),
+    dealVerifiedText: $('deal-verified-text'),
+    dealUnverifiedText: $('deal-unverified-text'),
+    replayHint: $('replay-hint'),
   };
 
   // ---- state ------------------------------------------------------------------
@@ -95,6 +120,12 @@
   let openCreator = null; // the creator of an open game, from /api/games/open
   let standingsAsked = false; // the players' ranks after the end were asked for
 
+  // Standard 军棋.
+  let deploySel = null; // the first of two own pieces picked to swap while deploying
+  let deployDeadline = null; // performance.now() when deployment ends
+  let deployPending = null; // {a, kind} while a deployment request waits for its answer
+  let markMenu = null; // {at, el} while the mark menu is open
+
   // The replay of a finished game (built from its record).
   const R = {
     loading: false,
@@ -113,6 +144,28 @@
   function game() { return S ? S.game : summary; }
   function view() { return S ? S.view : null; }
   function mySeat() { return S && (S.you === 'south' || S.you === 'north') ? S.you : null; }
+
+  /** Standard 军棋 (rather than flip chess). */
+  function isStandard() {
+    const v = view();
+    if (v && v.variant) return v.variant === 'standard';
+    const g = game();
+    return !!(g && g.variant === 'standard');
+  }
+
+  function variantName() {
+    return isStandard() ? 'standard' : 'flip';
+  }
+
+  /** The deployment phase of a standard game: `d.deploy` while there is no view yet. */
+  function deploying() {
+    return !!(S && S.deploy && !S.view && status() === 'running');
+  }
+
+  /** In standard 军棋 south plays red and north blue. */
+  function standardColour(seat) {
+    return window.JunqiBoard.STANDARD_COLOURS[seat] || null;
+  }
 
   function status() {
     const g = game();
@@ -167,7 +220,8 @@
 
   function colourOf(seat) {
     const v = shown();
-    return v && v.colours ? v.colours[seat] : null;
+    if (v && v.colours) return v.colours[seat];
+    return isStandard() ? standardColour(seat) : null;
   }
 
   /** Steps strictly alternate (a timeout passes the turn too), so each seat's count follows from the total and whose turn it is. */
@@ -215,7 +269,8 @@
         }
         break;
       case 'move': {
-        if (d.mover) add(who + ' ', pieceOrHidden(d.mover), ' ' + d.from + '→' + d.to);
+        // A hidden mover (an opponent's piece in standard 军棋) goes unnamed.
+        if (d.mover && d.mover.piece) add(who + ' ', pieceOrHidden(d.mover), ' ' + d.from + '→' + d.to);
         else add(who + ' ' + d.from + '→' + d.to);
         const target = d.target;
         const tpiece = target && target.piece;
@@ -245,6 +300,9 @@
       case 'rematch': add(T('新的一局开始了', 'A new game has started')); break;
       default: return null;
     }
+    if (Array.isArray(d.flags_revealed) && d.flags_revealed.length) {
+      add(T('；司令阵亡，军旗亮出：', '; a marshal fell, so its flag is shown: ') + d.flags_revealed.join(T('、', ', ')));
+    }
     if (d.colours_assigned) {
       const ca = d.colours_assigned;
       add(T('；', '; ') + nameOf('south') + T(' 执', ' plays ') + J.colourName(ca.south) +
@@ -256,7 +314,7 @@
   function outcomeText(out, nameOf) {
     if (!out) return '';
     const res = out.winner ? nameOf(out.winner) + T(' 胜', ' wins') : T('和棋', 'a draw');
-    return T('对局结束：', 'Game over: ') + res + T('（', ' (') + J.reasonText(out.reason) + T('）', ')');
+    return T('对局结束：', 'Game over: ') + res + T('（', ' (') + J.reasonText(out.reason, variantName()) + T('）', ')');
   }
 
   // ---- the socket ------------------------------------------------------------------
@@ -357,7 +415,7 @@
       clearAwaiting();
       awaiting = {
         a: a,
-        timer: setTimeout(function () { awaiting = null; renderBoard(); }, 8000),
+        timer: setTimeout(function () { awaiting = null; renderBoard(); renderPanels(); }, 8000),
       };
     }
     return true;
@@ -391,12 +449,55 @@
           // if it has not arrived yet.
           if (typeof msg.v === 'number' && msg.v <= version) clearAwaiting();
         }
+        if (deployPending && deployPending.a === msg.a) {
+          const kind = deployPending.kind;
+          clearTimeout(deployPending.timer);
+          deployPending = null;
+          if (kind === 'save_layout') {
+            J.toast(T('布阵已保存', 'Layout saved'));
+            els.deploySaveForm.hidden = true;
+            els.deploySave.setAttribute('aria-expanded', 'false');
+          }
+          renderDeploy();
+          renderBoard();
+        }
+        break;
+      case 'deploy':
+        // Unversioned: the deployment as this socket may see it.
+        if (!S || S.view || !msg.d || typeof msg.d !== 'object') return;
+        S.deploy = Object.assign({}, S.deploy || {}, msg.d);
+        setDeployClock(S.deploy);
+        renderAll();
+        break;
+      case 'marks':
+        if (!S || !msg.d || typeof msg.d !== 'object') return;
+        S.marks = Object.assign({}, msg.d);
+        markPending = null;
+        renderBoard();
         break;
       case 'error': {
         const d = msg.d || {};
-        J.toast(J.errorText(d.code, d.message), 'error');
+        if (deploying() && d.code === 'illegal') {
+          // The server's reasons are in English; in Chinese the violations list says why.
+          const problems = S.deploy && Array.isArray(S.deploy.violations) && S.deploy.violations.length;
+          J.toast(J.EN ? J.errorText(d.code, d.message)
+            : '布阵操作被拒绝' + (problems ? '：请按提示调整布阵' : ''), 'error');
+        } else {
+          J.toast(J.errorText(d.code, d.message), 'error');
+        }
         if (msg.a !== undefined && awaiting && awaiting.a === msg.a) clearAwaiting();
-        if (d.code === 'illegal' || d.code === 'game_over') selected = null;
+        if (msg.a !== undefined && deployPending && deployPending.a === msg.a) {
+          clearTimeout(deployPending.timer);
+          deployPending = null;
+        }
+        if (msg.a !== undefined && markPending && markPending.a === msg.a) {
+          S.marks = markPending.before;
+          markPending = null;
+        }
+        if (d.code === 'illegal' || d.code === 'game_over') {
+          selected = null;
+          deploySel = null;
+        }
         if (msg.a !== undefined && msg.a === rematchAskedAck) {
           rematchAsked = false;
         }
@@ -410,7 +511,8 @@
 
   // ---- state and events -----------------------------------------------------------
 
-  function normaliseView(v) {
+  function normaliseView(v, g) {
+    if (!v.variant && g && g.variant) v.variant = g.variant;
     v.board = v.board || {};
     v.legal = Array.isArray(v.legal) ? v.legal : [];
     v.repetition_warnings = Array.isArray(v.repetition_warnings) ? v.repetition_warnings : [];
@@ -427,10 +529,16 @@
     S.rematch = S.rematch || { south: false, north: false, next: null };
     S.connected = S.connected || null;
     S.view = S.view || null;
-    if (S.view) normaliseView(S.view);
+    if (S.view) normaliseView(S.view, S.game);
+    S.deploy = S.view ? null : S.deploy || null;
+    S.marks = S.marks && typeof S.marks === 'object' ? S.marks : {};
     version = typeof v === 'number' ? v : 0;
     haveState = true;
     clearAwaiting(); // a selection survives (renderBoard drops it if it is no longer legal)
+    if (deployPending) clearTimeout(deployPending.timer);
+    deployPending = null;
+    if (!S.deploy) deploySel = null;
+    setDeployClock(S.deploy);
     setClock(S.clock);
     if (ui) ui.setFlipped(mySeat() === 'north');
     if (firstState || prevYou !== S.you) {
@@ -452,7 +560,7 @@
    * this page opened mid-game, the log of the steps before it, from the record.
    */
   function seedHistory() {
-    if (!S || status() === 'open' || status() === 'cancelled' || status() === 'finished') return;
+    if (!S || !S.view || status() === 'open' || status() === 'cancelled' || status() === 'finished') return;
     if (seededAt === version) return; // a state about presence changes nothing here
     const askedAt = version;
     J.api('GET', '/api/games/' + encodeURIComponent(gameId) + '/record').then(function (rec) {
@@ -609,6 +717,18 @@
     if (history[seat].length > 16) history[seat].shift();
   }
 
+  /** A player's marks follow the marked piece when it moves, and vanish with it. */
+  function moveMarks(d) {
+    const marks = S && S.marks;
+    if (!marks) return;
+    const own = Object.prototype.hasOwnProperty;
+    const m = own.call(marks, d.from) ? marks[d.from] : null;
+    delete marks[d.from];
+    if (d.combat === 'attacker_wins' || d.combat === 'both_removed') delete marks[d.to];
+    if (m !== null && (!d.combat || d.combat === 'attacker_wins')) marks[d.to] = m;
+    if (markMenu && (markMenu.at === d.from || markMenu.at === d.to)) closeMarkMenu();
+  }
+
   function applyEvent(d) {
     const v = view();
     const seat = d.seat;
@@ -648,6 +768,7 @@
           if (defender) tally(defender.piece, defender.colour, 'up', 'removed');
           delete v.board[d.to];
         }
+        moveMarks(d);
         step(seat, moveCode(d.from, d.to), attacked);
         stepped = true;
         lastAction = { from: d.from, to: d.to, path: path };
@@ -655,7 +776,8 @@
       }
       case 'timeout':
       case 'pass':
-        if (d.kind === 'timeout') v.timeouts[seat] = (v.timeouts[seat] || 0) + 1;
+        // In standard 军棋 a pass counts like a timeout.
+        if (d.kind === 'timeout' || isStandard()) v.timeouts[seat] = (v.timeouts[seat] || 0) + 1;
         step(seat, null, false);
         stepped = true;
         break;
@@ -693,7 +815,15 @@
     if (d.offer_lapsed) v.open_offer = null;
     // Whoever acted is there (escape and timeouts say nothing about it).
     if (S.connected && seat && d.kind !== 'timeout' && d.kind !== 'escape') S.connected[seat] = true;
-    if (Array.isArray(d.flags_revealed) && d.flags_revealed.length) needFresh = true;
+    if (Array.isArray(d.flags_revealed) && d.flags_revealed.length) {
+      // A marshal fell: its side's flag is shown to everyone.
+      if (!isStandard()) needFresh = true;
+      for (const sq of d.flags_revealed) {
+        const cell = v.board[sq];
+        if (cell) v.board[sq] = { piece: 'flag', colour: cell.colour, face: 'up' };
+        else needFresh = true;
+      }
+    }
     if (d.clock !== undefined) {
       setClock(d.clock);
     } else if (stepped && clock) {
@@ -714,8 +844,8 @@
 
     logEvent(d);
 
-    if (needFresh || (stepped && v.variant && v.variant !== 'flip')) {
-      // This page only mirrors the flip-chess rules; anything else is fetched whole.
+    if (needFresh || (stepped && v.variant && v.variant !== 'flip' && v.variant !== 'standard')) {
+      // This page mirrors the flip-chess and standard rules; anything else is fetched whole.
       reconnect(true);
       return;
     }
@@ -740,6 +870,10 @@
       return;
     }
     v.legal = ui.legalActions(v, seat, recordOptions);
+    if (isStandard()) {
+      v.repetition_warnings = []; // standard 军棋 has no repetition rule
+      return;
+    }
     const recent = history[seat].slice(-7);
     v.repetition_warnings = v.legal.filter(function (a) {
       if (!a.move) return false;
@@ -765,6 +899,25 @@
     renderClocks();
   }
 
+  function setDeployClock(dep) {
+    deployDeadline = dep && typeof dep.remaining_ms === 'number'
+      ? performance.now() + Math.max(0, dep.remaining_ms)
+      : null;
+  }
+
+  function renderDeployClock() {
+    if (!els.deployClock) return;
+    let text = '--';
+    let low = false;
+    if (deploying() && deployDeadline !== null) {
+      const left = Math.max(0, deployDeadline - performance.now());
+      text = String(Math.ceil(left / 1000));
+      low = left <= 10000;
+    }
+    if (els.deployClockNum.textContent !== text) els.deployClockNum.textContent = text;
+    els.deployClock.classList.toggle('low', low);
+  }
+
   function perActionSeconds() {
     if (clock && clock.seconds) return clock.seconds;
     const g = game();
@@ -779,7 +932,7 @@
       let text = '--';
       let running = false;
       let low = false;
-      if (isRunning() && (seat === 'south' || seat === 'north')) {
+      if (isRunning() && !deploying() && (seat === 'south' || seat === 'north')) {
         if (clock && clock.to_move === seat) {
           const left = Math.max(0, clock.deadline - performance.now());
           text = String(Math.ceil(left / 1000));
@@ -795,6 +948,7 @@
       box.classList.toggle('running', running);
       box.classList.toggle('low', low);
     }
+    renderDeployClock();
   }
 
   // ---- rendering -------------------------------------------------------------------------
@@ -803,6 +957,7 @@
     renderPlayers();
     renderCounters();
     renderPanels();
+    renderDeploy();
     renderBoard();
     renderTallies();
     renderClocks();
@@ -886,12 +1041,24 @@
     const v = shown();
     const toEl = card.querySelector('.pc-timeouts');
     const stEl = card.querySelector('.pc-steps');
-    if (v && seat && status() !== 'open') {
-      toEl.textContent = T('超时 ', 'timeouts ') + ((v.timeouts && v.timeouts[seat]) || 0) + '/' + (v.timeouts_to_lose || 3);
+    const dep = deploying() ? S.deploy : null;
+    card.classList.toggle('is-ready', !!(dep && seat && dep.ready && dep.ready[seat]));
+    if (dep && seat) {
+      // Deploying: of each side only whether it is ready.
+      const ready = !!(dep.ready && dep.ready[seat]);
+      stEl.textContent = ready ? T('已就绪', 'ready') : T('未就绪', 'not ready');
+      stEl.dataset.ready = ready ? 'yes' : 'no';
+      toEl.textContent = T('布阵中', 'deploying');
+    } else if (v && seat && status() !== 'open') {
+      const limit = v.timeouts_to_lose || (isStandard() ? 5 : 3);
+      const used = (v.timeouts && v.timeouts[seat]) || 0;
+      toEl.textContent = (isStandard() ? T('超时/不行动 ', 'timeouts+passes ') : T('超时 ', 'timeouts ')) + used + '/' + limit;
       stEl.textContent = T('已走 ', '') + stepsWord(seatSteps(v, seat));
+      delete stEl.dataset.ready;
     } else {
       toEl.textContent = '';
       stEl.textContent = '';
+      delete stEl.dataset.ready;
     }
     // While colours are undecided, each card shows the piece that player last flipped.
     const lf = card.querySelector('.pc-lastflip');
@@ -937,10 +1104,17 @@
     const g = game();
     const v = shown();
     if (v) {
-      const total = v.steps_to_draw || 300;
-      const quietMax = v.quiet_steps_to_draw || 80;
-      els.steps.textContent = v.steps + ' / ' + total;
-      els.steps.title = T('总步数，满 ' + total + ' 步判和', 'Steps played; ' + total + ' is a draw');
+      const standard = isStandard();
+      // Standard 军棋 has no step limit (RULES §4.9).
+      const total = standard ? null : v.steps_to_draw || 300;
+      const quietMax = v.quiet_steps_to_draw || (standard ? 70 : 80);
+      if (total) {
+        els.steps.textContent = v.steps + ' / ' + total;
+        els.steps.title = T('总步数，满 ' + total + ' 步判和', 'Steps played; ' + total + ' is a draw');
+      } else {
+        els.steps.textContent = String(v.steps);
+        els.steps.title = T('总步数', 'Steps played');
+      }
       els.quiet.textContent = (v.quiet_steps || 0) + ' / ' + quietMax;
       els.quiet.title = T('连续未吃子步数，满 ' + quietMax + ' 步判和', 'Steps since the last attack; ' + quietMax + ' is a draw');
       els.quiet.classList.toggle('near-limit', (v.quiet_steps || 0) >= quietMax - 10);
@@ -949,7 +1123,10 @@
     }
     const s = perActionSeconds();
     els.perAction.textContent = s ? T(s + ' 秒/步', s + ' s/step') : '--';
-    if (g) els.kind.textContent = g.rated ? T('积分赛', 'Rated') : T('友谊赛', 'Casual');
+    if (g) {
+      const variant = g.variant === 'standard' ? T('军棋', 'Junqi') : g.variant === 'flip' ? T('翻翻棋', 'Flip chess') : '';
+      els.kind.textContent = (variant ? variant + ' · ' : '') + (g.rated ? T('积分赛', 'Rated') : T('友谊赛', 'Casual'));
+    }
   }
 
   function offersLeft(seat) {
@@ -981,8 +1158,13 @@
 
     // Resign and draw offers.
     const running = isRunning();
-    els.actions.hidden = !(seat && running);
+    els.actions.hidden = !(seat && running && v);
+    els.pass.hidden = !isStandard();
     if (seat && running && v) {
+      const myTurn = v.to_move === seat;
+      els.pass.disabled = !myTurn || !!awaiting;
+      els.pass.title = T('不行动：放弃这一步，与超时同样计数（第 ' + (v.timeouts_to_lose || 5) + ' 次判负）',
+        'Pass this turn; it counts like a timeout (the ' + (v.timeouts_to_lose || 5) + 'th loses)');
       const threshold = v.steps_before_resign_or_draw || 0;
       const allowed = v.steps >= threshold;
       const left = offersLeft(seat);
@@ -1075,7 +1257,7 @@
     els.resultWord.textContent = word;
     els.resultWord.dataset.result = cls;
     els.result.dataset.result = cls;
-    els.resultReason.textContent = T('原因：', 'Reason: ') + J.reasonText(out.reason);
+    els.resultReason.textContent = T('原因：', 'Reason: ') + J.reasonText(out.reason, variantName());
     els.resultReason.dataset.reason = out.reason || '';
     els.resultScores.replaceChildren();
     if (g && g.score) {
@@ -1135,9 +1317,14 @@
 
   function renderBoard() {
     if (!ui) return;
+    if (markMenu && !markable(markMenu.at)) closeMarkMenu();
     if (R.active && R.positions) {
       const pos = R.positions[R.step];
       ui.render(pos.board, { last: pos.last, path: pos.last && pos.last.path });
+      return;
+    }
+    if (deploying()) {
+      renderDeployBoard();
       return;
     }
     const v = view();
@@ -1149,13 +1336,256 @@
     if (selected && !idx.moves[selected]) selected = null;
     const actionable = awaiting ? [] : Array.from(idx.flips).concat(Object.keys(idx.moves));
     const showDests = selected && !awaiting;
+    const standard = isStandard();
     ui.render(v.board, {
       selected: selected,
       dests: showDests ? idx.moves[selected] : [],
       warn: showDests ? warnedDests(selected) : [],
       last: lastAction,
       actionable: actionable,
+      named: standard,
+      marks: standard && mySeat() ? S.marks : null,
     });
+  }
+
+  /** A deployment's square → piece map (values may be a name or {piece: name}). */
+  function layoutPieces(layout) {
+    const out = {};
+    if (!layout || typeof layout !== 'object') return out;
+    for (const sq of Object.keys(layout)) {
+      const p = layout[sq];
+      const piece = typeof p === 'string' ? p : p && typeof p.piece === 'string' ? p.piece : null;
+      if (piece) out[sq] = piece;
+    }
+    return out;
+  }
+
+  function canRearrange() {
+    const seat = mySeat();
+    const dep = S && S.deploy;
+    return !!(seat && dep && dep.layout && deploying() && !(dep.ready && dep.ready[seat]));
+  }
+
+  /** Deploying: only your own half, from your layout, with the squares that break a rule. */
+  function renderDeployBoard() {
+    const dep = S.deploy;
+    const seat = mySeat();
+    const board = {};
+    if (seat) {
+      const pieces = layoutPieces(dep.layout);
+      const colour = standardColour(seat);
+      for (const sq of Object.keys(pieces)) board[sq] = { piece: pieces[sq], colour: colour, face: 'up' };
+    }
+    const movable = canRearrange() && !deployPending;
+    if (!movable) deploySel = null;
+    if (deploySel && !board[deploySel]) deploySel = null;
+    const bad = [];
+    for (const x of (seat && Array.isArray(dep.violations) ? dep.violations : [])) {
+      if (x && typeof x.square === 'string' && bad.indexOf(x.square) < 0) bad.push(x.square);
+    }
+    ui.render(board, {
+      selected: deploySel,
+      actionable: movable ? Object.keys(board) : [],
+      bad: bad,
+    });
+  }
+
+  // ---- deployment (standard 军棋) ---------------------------------------------------------
+
+  const VIOLATIONS = {
+    flag_outside_headquarters: ['军旗必须放在大本营', 'The flag must stand in one of your headquarters'],
+    mine_forward: ['地雷只能放在最后两排', 'Mines may only stand on your last two ranks'],
+    bomb_on_front_rank: ['炸弹不能放在第一排', 'Bombs may not stand on your front rank'],
+    in_camp: ['行营开局必须空着', 'Camps start empty'],
+    outside_own_half: ['棋子只能放在己方半场', 'Pieces go on your own half only'],
+    empty_station: ['除行营外每个站位都要放一枚棋子', 'Every station of your half but the camps holds a piece'],
+    wrong_count: ['棋子数目与整副棋不符', 'The pieces do not match the set'],
+  };
+
+  function violationText(x) {
+    const words = VIOLATIONS[x.code] ? T(VIOLATIONS[x.code][0], VIOLATIONS[x.code][1]) : x.message || String(x.code || '');
+    return x.square ? x.square + T('：', ': ') + words : words;
+  }
+
+  /** Sends a deployment request and blocks the deployment controls until it is answered. */
+  function sendDeploy(kind, data) {
+    if (deployPending) return false;
+    if (!send(kind, data)) return false;
+    const a = ackSeq;
+    deployPending = {
+      a: a,
+      kind: kind,
+      timer: setTimeout(function () {
+        if (deployPending && deployPending.a === a) {
+          deployPending = null;
+          renderDeploy();
+          renderBoard();
+        }
+      }, 8000),
+    };
+    renderDeploy();
+    renderBoard();
+    return true;
+  }
+
+  function renderDeploy() {
+    const on = deploying();
+    els.deployPanel.hidden = !on;
+    root.classList.toggle('is-deploying', on);
+    if (!on) return;
+    const dep = S.deploy;
+    const seat = mySeat();
+    const player = !!(seat && dep.layout);
+    const ready = !!(seat && dep.ready && dep.ready[seat]);
+    const problems = player && Array.isArray(dep.violations) ? dep.violations : [];
+    els.deployText.textContent = !player
+      ? T('双方正在布阵，双方出征后开始对局。', 'Both sides are deploying; play starts once both are ready.')
+      : ready ? T('已出征，等待对手布阵…', 'You are ready; waiting for your opponent…')
+        : T('摆好你的 25 枚棋子，然后出征。先出征的一方先走。', 'Arrange your 25 pieces, then press Ready. Whoever is ready first moves first.');
+
+    // Of each side only ready or not.
+    const order = seat ? [seat, other(seat)] : SEATS;
+    els.deployReady.replaceChildren.apply(els.deployReady, order.map(function (s) {
+      const r = !!(dep.ready && dep.ready[s]);
+      const mine = s === seat;
+      return J.el('li', { dataset: { seat: s, ready: r ? 'yes' : 'no' } }, [
+        J.el('span', { class: 'dr-name', text: mine ? T('你', 'You') : playerName(s) }),
+        J.el('span', {
+          class: 'dr-flag',
+          text: mine ? (r ? T('已出征', 'ready') : T('布阵中', 'deploying')) : r ? T('已就绪', 'ready') : T('未就绪', 'not ready'),
+        }),
+      ]);
+    }));
+
+    const tools = player && !ready;
+    const busy = !!deployPending;
+    els.deployTools.hidden = !tools;
+    els.deployRandom.disabled = busy;
+    els.deployLoad.disabled = busy;
+    // Only a layout that keeps the rules is worth keeping.
+    els.deploySave.disabled = busy || problems.length > 0;
+    els.deploySave.title = problems.length ? T('布阵合规后才能保存', 'Fix the layout before saving it') : '';
+    if (!tools || problems.length) {
+      els.deploySaveForm.hidden = true;
+      els.deploySave.setAttribute('aria-expanded', 'false');
+    }
+    if (!tools) {
+      els.deployChooser.hidden = true;
+      els.deploySaveForm.hidden = true;
+      els.deployLoad.setAttribute('aria-expanded', 'false');
+      els.deploySave.setAttribute('aria-expanded', 'false');
+    }
+    els.deployProblems.hidden = !problems.length;
+    els.deployViolations.replaceChildren.apply(els.deployViolations, problems.map(function (x) {
+      return J.el('li', { dataset: { code: x.code || '', square: x.square || '' }, text: violationText(x) });
+    }));
+    els.deployGo.hidden = !player;
+    els.deployGo.disabled = ready || problems.length > 0 || busy;
+    els.deployGo.textContent = ready ? T('已出征', 'Ready ✓') : T('出征', 'Ready');
+    els.deployGo.title = problems.length ? T('先按提示调整布阵', 'Fix the layout first') : '';
+    els.deployHint.hidden = !tools;
+    renderDeployClock();
+  }
+
+  async function openChooser() {
+    els.deployChooser.hidden = false;
+    els.deployLoad.setAttribute('aria-expanded', 'true');
+    els.deploySaveForm.hidden = true;
+    els.deploySave.setAttribute('aria-expanded', 'false');
+    els.deployChooserNote.textContent = T('正在读取…', 'Loading…');
+    els.deploySaved.replaceChildren();
+    let list;
+    try {
+      list = await J.api('GET', '/api/layouts');
+    } catch (e) {
+      els.deployChooserNote.textContent = e.message;
+      return;
+    }
+    if (els.deployChooser.hidden) return;
+    list = Array.isArray(list) ? list : [];
+    els.deployChooserNote.replaceChildren(
+      list.length ? T('选择一个已保存的布阵：', 'Choose a saved layout:')
+        : T('还没有保存的布阵。摆好后点「保存布阵」。', 'No saved layouts yet. Arrange your pieces and press Save.'),
+      ' ',
+      // Opens beside the game: leaving this page for long would count as escaping.
+      J.el('a', { href: '/layouts', target: '_blank', rel: 'noopener', text: T('管理布阵', 'Manage layouts') }));
+    els.deploySaved.replaceChildren.apply(els.deploySaved, list.map(function (x) {
+      return J.el('li', null, [
+        J.el('button', {
+          type: 'button',
+          class: 'btn btn-ghost btn-small deploy-saved-pick',
+          dataset: { id: String(x.id) },
+          text: x.name || '#' + x.id,
+        }),
+      ]);
+    }));
+    // Keep the ids as the server wrote them (numbers).
+    Array.from(els.deploySaved.querySelectorAll('.deploy-saved-pick')).forEach(function (b, i) {
+      b.addEventListener('click', function () {
+        if (sendDeploy('load_layout', { id: list[i].id })) closeChooser();
+      });
+    });
+  }
+
+  function closeChooser() {
+    els.deployChooser.hidden = true;
+    els.deployLoad.setAttribute('aria-expanded', 'false');
+  }
+
+  function wireDeploy() {
+    els.deployRandom.addEventListener('click', function () {
+      closeChooser();
+      sendDeploy('random_layout');
+    });
+    els.deployLoad.addEventListener('click', function () {
+      if (els.deployChooser.hidden) openChooser();
+      else closeChooser();
+    });
+    els.deploySave.addEventListener('click', function () {
+      const open = els.deploySaveForm.hidden;
+      closeChooser();
+      els.deploySaveForm.hidden = !open;
+      els.deploySave.setAttribute('aria-expanded', open ? 'true' : 'false');
+      if (open) els.deploySaveName.focus();
+    });
+    els.deploySaveForm.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      const name = els.deploySaveName.value.trim();
+      if (!name) {
+        J.toast(T('请输入布阵名称', 'Please name the layout'), 'error');
+        return;
+      }
+      sendDeploy('save_layout', { name: name });
+    });
+    els.deployGo.addEventListener('click', function () {
+      closeChooser();
+      sendDeploy('ready');
+    });
+  }
+
+  function onDeploySquare(sq) {
+    if (!canRearrange()) {
+      const seat = mySeat();
+      if (seat && S.deploy.ready && S.deploy.ready[seat]) J.toast(T('已出征，不能再调整布阵', 'You are ready; the layout is locked'));
+      return;
+    }
+    if (deployPending) return;
+    const pieces = layoutPieces(S.deploy.layout);
+    if (!pieces[sq]) {
+      deploySel = null;
+      renderBoard();
+      return;
+    }
+    if (!deploySel) {
+      deploySel = sq;
+    } else if (deploySel === sq) {
+      deploySel = null;
+    } else {
+      const a = deploySel;
+      deploySel = null;
+      if (pieces[a] !== pieces[sq]) sendDeploy('swap', { a: a, b: sq });
+    }
+    renderBoard();
   }
 
   function renderTallies() {
@@ -1220,10 +1650,20 @@
     const out = outcome();
     if (out) {
       const seat = mySeat();
-      const why = T('（', ' (') + J.reasonText(out.reason) + T('）', ')');
+      const why = T('（', ' (') + J.reasonText(out.reason, variantName()) + T('）', ')');
       if (!out.winner) return T('对局结束：和棋', 'Game over: a draw') + why;
       if (seat) return T('对局结束：' + (out.winner === seat ? '你赢了' : '你输了'), 'Game over: ' + (out.winner === seat ? 'you won' : 'you lost')) + why;
       return T('对局结束：' + playerName(out.winner) + ' 胜', 'Game over: ' + playerName(out.winner) + ' wins') + why;
+    }
+    if (deploying()) {
+      const seat = mySeat();
+      const dep = S.deploy;
+      if (!seat || !dep.layout) return T('布阵中', 'Deploying');
+      if (dep.ready && dep.ready[seat]) {
+        return dep.ready[other(seat)] ? T('双方已出征', 'Both sides are ready')
+          : T('已出征，等待对手布阵…', 'Ready; waiting for your opponent to deploy…');
+      }
+      return T('布阵中：点击两枚棋子交换位置，完成后点「出征」', 'Deploy: tap two pieces to swap them, then press Ready');
     }
     const v = view();
     if (!v) return T('正在载入对局…', 'Loading the game…');
@@ -1300,6 +1740,24 @@
     return Object.keys(deal).sort(function (a, b) { return squareKey(a) - squareKey(b); });
   }
 
+  /**
+   * A standard record's two layouts as one deal: square → {piece, colour}, South's
+   * pieces red and North's blue (README "Record format").
+   */
+  function layoutsDeal(layouts) {
+    const deal = {};
+    for (const seat of SEATS) {
+      const pieces = layoutPieces(layouts && layouts[seat]);
+      for (const sq of Object.keys(pieces)) deal[sq] = { piece: pieces[sq], colour: standardColour(seat) };
+    }
+    return deal;
+  }
+
+  /** The record's pieces at the start: the flip deal, or the standard layouts. */
+  function recordDeal(rec) {
+    return rec.deal || layoutsDeal(rec.layouts);
+  }
+
   /** The commitment string the server hashed (RULES §3.1 / src/rules/deal.rs). */
   function commitmentInput(deal, salt) {
     return dealSquares(deal).map(function (sq) {
@@ -1314,37 +1772,49 @@
   }
 
   /**
-   * Replays a finished flip-chess record from its deal: every position (board, tallies,
-   * counters, colours) after each step, and each action in words.
+   * Replays a finished record: every position (board, tallies, counters, colours) after
+   * each step, and each action in words. A flip-chess record starts from its deal, face
+   * down; a standard one from both layouts, everything shown, with attacks resolved by
+   * RULES §2 and §4.
    */
   function buildReplay(rec) {
-    const deal = rec.deal;
+    const standard = !rec.deal && !!rec.layouts;
+    const deal = recordDeal(rec);
     const colourRule = (rec.options && rec.options.colour_rule) || 'match_previous';
     const board = {};
     const counts = {};
     for (const sq of dealSquares(deal)) {
       const e = deal[sq];
-      board[sq] = { piece: e.piece, colour: e.colour, face: 'down' };
+      board[sq] = { piece: e.piece, colour: e.colour, face: standard ? 'up' : 'down' };
       const k = e.piece + ':' + e.colour;
       counts[k] = (counts[k] || 0) + 1;
     }
     const tallies = [];
-    for (const colour of ['red', 'blue']) {
-      for (const piece of J.PIECE_ORDER) {
-        const n = counts[piece + ':' + colour] || 0;
-        tallies.push({ piece: piece, colour: colour, up: 0, down: n, removed: 0 });
+    if (!standard) {
+      for (const colour of ['red', 'blue']) {
+        for (const piece of J.PIECE_ORDER) {
+          const n = counts[piece + ':' + colour] || 0;
+          tallies.push({ piece: piece, colour: colour, up: 0, down: n, removed: 0 });
+        }
       }
     }
+    const noTally = { up: 0, down: 0, removed: 0 };
     const tallyOf = function (piece, colour) {
-      return tallies.find(function (t) { return t.piece === piece && t.colour === colour; });
+      return tallies.find(function (t) { return t.piece === piece && t.colour === colour; }) || Object.assign({}, noTally);
     };
     const live = view();
-    const limits = {
+    const limits = standard ? {
+      variant: 'standard',
+      quiet_steps_to_draw: (live && live.quiet_steps_to_draw) || 70,
+      steps_to_draw: null,
+      timeouts_to_lose: (live && live.timeouts_to_lose) || 5,
+    } : {
+      variant: 'flip',
       quiet_steps_to_draw: (live && live.quiet_steps_to_draw) || 80,
       steps_to_draw: (live && live.steps_to_draw) || 300,
       timeouts_to_lose: (live && live.timeouts_to_lose) || 3,
     };
-    let colours = null;
+    let colours = standard ? { south: standardColour('south'), north: standardColour('north') } : null;
     let lastFlip = null;
     const ownLast = { south: null, north: null };
     let steps = 0;
@@ -1408,6 +1878,7 @@
         const mover = board[from];
         if (!mover) throw new Error('move from an empty square ' + from);
         const target = board[to] || null;
+        if (target && target.colour === mover.colour) throw new Error('an attack on an own piece at ' + to);
         const path = window.JunqiBoard.pathBetween(ui.graph, board, from, to);
         delete board[from];
         let combat = null;
@@ -1432,9 +1903,23 @@
           }
         }
         d = { kind: 'move', seat: seat, from: from, to: to, mover: mover, target: target, combat: combat };
+        if (standard && combat) {
+          // A marshal that falls shows its side's flag (everything is shown here already).
+          const fallen = [];
+          if (combat !== 'attacker_wins' && mover.piece === 'marshal') fallen.push(mover.colour);
+          if (combat !== 'defender_wins' && target.piece === 'marshal') fallen.push(target.colour);
+          const flags = [];
+          for (const c of fallen) {
+            for (const sq of Object.keys(board)) {
+              if (board[sq].piece === 'flag' && board[sq].colour === c) flags.push(sq);
+            }
+          }
+          if (flags.length) d.flags_revealed = flags;
+        }
         last = { from: from, to: to, path: path };
       } else if (act.timeout || act.pass) {
-        if (act.timeout) timeouts[seat] += 1;
+        // In standard 军棋 a pass counts like a timeout.
+        if (act.timeout || standard) timeouts[seat] += 1;
         d = { kind: act.timeout ? 'timeout' : 'pass', seat: seat };
       } else {
         const kind = act.offer_draw ? 'draw_offer' : act.accept_draw ? 'draw_accept'
@@ -1458,7 +1943,7 @@
     R.loading = true;
     J.api('GET', '/api/games/' + encodeURIComponent(gameId) + '/record').then(function (rec) {
       R.loading = false;
-      if (!rec || !rec.deal || !Array.isArray(rec.actions)) {
+      if (!rec || !(rec.deal || rec.layouts) || !Array.isArray(rec.actions)) {
         // The end may still be on its way to the database: try again shortly.
         if (R.tries++ < 10) setTimeout(maybeLoadReplay, 400);
         return;
@@ -1471,6 +1956,10 @@
         return;
       }
       R.rec = rec;
+      if (!rec.deal) {
+        els.replayHint.textContent = T('用 ← / → 键逐步查看，点击着法可跳到该步。复盘显示双方全部棋子。',
+          'Use ← and → to step; click a move to jump to it. The replay shows every piece of both sides.');
+      }
       R.positions = built.positions;
       R.entries = built.entries;
       R.notes = built.notes;
@@ -1493,7 +1982,7 @@
       renderVerified();
       return;
     }
-    sha256Hex(commitmentInput(rec.deal, rec.salt)).then(function (hex) {
+    sha256Hex(commitmentInput(recordDeal(rec), rec.salt)).then(function (hex) {
       R.browserCheck = hex === String(rec.commitment).toLowerCase() ? 'ok' : 'mismatch';
       renderVerified();
     }).catch(function () {
@@ -1506,15 +1995,26 @@
     const rec = R.rec;
     if (!rec) return;
     const good = rec.verified === true && R.browserCheck !== 'mismatch';
+    const standard = !rec.deal && !!rec.layouts;
     els.dealVerified.hidden = !good;
     els.dealVerified.dataset.browser = R.browserCheck || 'pending';
-    els.dealVerified.title = R.browserCheck === 'ok'
-      ? T('服务器已按发牌重放本局，浏览器也核对了 SHA-256 承诺', 'The server replayed the game from the deal, and this browser checked the SHA-256 commitment')
-      : T('服务器已按发牌重放本局并核对承诺', 'The server replayed the game from the deal and checked the commitment');
-    els.dealUnverified.hidden = good;
-    els.dealUnverified.title = R.browserCheck === 'mismatch'
-      ? T('发牌与开局时公布的承诺不符', 'The deal does not match the commitment published at the start')
-      : '';
+    if (standard) {
+      els.dealVerifiedText.textContent = T('布阵已验证', 'Layouts verified');
+      els.dealUnverifiedText.textContent = T('布阵未通过验证', 'Layouts not verified');
+      els.dealVerified.title = R.browserCheck === 'ok'
+        ? T('服务器已按双方布阵重放本局，浏览器也核对了 SHA-256 承诺', 'The server replayed the game from both layouts, and this browser checked the SHA-256 commitment')
+        : T('服务器已按双方布阵重放本局并核对承诺', 'The server replayed the game from both layouts and checked the commitment');
+      els.dealUnverified.title = R.browserCheck === 'mismatch'
+        ? T('布阵与开局时公布的承诺不符', 'The layouts do not match the commitment published at the start')
+        : '';
+    } else {
+      els.dealVerified.title = R.browserCheck === 'ok'
+        ? T('服务器已按发牌重放本局，浏览器也核对了 SHA-256 承诺', 'The server replayed the game from the deal, and this browser checked the SHA-256 commitment')
+        : T('服务器已按发牌重放本局并核对承诺', 'The server replayed the game from the deal and checked the commitment');
+      els.dealUnverified.title = R.browserCheck === 'mismatch'
+        ? T('发牌与开局时公布的承诺不符', 'The deal does not match the commitment published at the start')
+        : '';
+    }
     if (rec.commitment) {
       els.replayCommitment.hidden = false;
       els.replayCommitment.replaceChildren(
@@ -1552,7 +2052,11 @@
     };
     items.push(J.el('li', { class: 'rm-start', dataset: { step: 0 }, tabindex: -1 }, [
       J.el('span', { class: 'rm-no', text: '0' }),
-      J.el('span', { class: 'rm-text', text: T('开局：50 枚棋子背面朝上', 'The deal: 50 pieces face down') }),
+      J.el('span', {
+        class: 'rm-text',
+        text: R.rec.deal ? T('开局：50 枚棋子背面朝上', 'The deal: 50 pieces face down')
+          : T('开局：双方布阵', 'The start: both layouts'),
+      }),
     ]));
     items.push.apply(items, noteItems(0));
     for (let n = 1; n <= total; n++) {
@@ -1601,7 +2105,9 @@
       els.replayNow.replaceChildren.apply(els.replayNow,
         [J.el('strong', { text: T('第 ' + R.step + ' 步：', 'Step ' + R.step + ': ') })].concat(describe(d, nameOfSeat) || []));
     } else {
-      els.replayNow.textContent = T('开局：发牌已揭晓，所有棋子都显示了名称', 'The deal, revealed: every piece is named');
+      els.replayNow.textContent = R.rec && !R.rec.deal
+        ? T('开局：双方布阵，全部棋子明示', 'The start: both layouts, every piece shown')
+        : T('开局：发牌已揭晓，所有棋子都显示了名称', 'The deal, revealed: every piece is named');
     }
     const cur = els.replayMoves.querySelector('li.current');
     if (cur) {
@@ -1690,11 +2196,135 @@
 
   // ---- interaction ------------------------------------------------------------------------------
 
+  // ---- piece marks (子力标记, standard 军棋) ------------------------------------------------------
+
+  const MARKS = [
+    ['司', '司令', 'marshal'], ['军', '军长', 'general'], ['师', '师长', 'major general'],
+    ['旅', '旅长', 'brigadier'], ['团', '团长', 'colonel'], ['营', '营长', 'major'],
+    ['连', '连长', 'captain'], ['排', '排长', 'lieutenant'], ['兵', '工兵', 'engineer'],
+    ['弹', '炸弹', 'bomb'], ['雷', '地雷', 'mine'], ['旗', '军旗', 'flag'],
+    ['?', '不明', 'unknown'], ['大', '大子', 'a big piece'], ['小', '小子', 'a small piece'],
+    ['>', '比我方棋子大', 'stronger than mine'], ['清', '清除这个标记', 'clear this mark'],
+    ['全清', '清除全部标记', 'clear all marks'],
+  ];
+  let markPending = null; // {a, before} while a mark request waits for its answer
+
+  /** An opponent's piece this player does not know: one they may mark. */
+  function markable(sq) {
+    const v = view();
+    const seat = mySeat();
+    if (!v || !seat || !isStandard() || !isRunning() || R.active) return false;
+    const cell = v.board[sq];
+    return !!(cell && !cell.piece && cell.colour && cell.colour !== colourOf(seat));
+  }
+
+  function closeMarkMenu() {
+    if (!markMenu) return;
+    markMenu.el.remove();
+    markMenu = null;
+  }
+
+  function openMarkMenu(sq) {
+    closeMarkMenu();
+    const current = S.marks && Object.prototype.hasOwnProperty.call(S.marks, sq) ? S.marks[sq] : null;
+    const buttons = MARKS.map(function (m) {
+      const attrs = {
+        type: 'button',
+        class: 'mark-choice' + (m[0] === current ? ' is-current' : '') + (m[0].length > 1 ? ' mark-wide' : ''),
+        dataset: { mark: m[0] },
+        title: T(m[1], m[2]),
+        'aria-label': T(m[1], m[2]),
+        text: m[0],
+      };
+      if (m[0] === '清' && !current) attrs.disabled = true;
+      return J.el('button', attrs);
+    });
+    const el = J.el('div', { class: 'mark-menu', id: 'mark-menu', role: 'dialog', 'aria-label': T('标记 ' + sq, 'Mark ' + sq), dataset: { square: sq } }, [
+      J.el('div', { class: 'mark-menu-head' }, [
+        J.el('span', { text: T('标记 ' + sq + ' 的棋子', 'Mark the piece on ' + sq) }),
+        J.el('button', { type: 'button', class: 'mark-close', 'aria-label': T('关闭', 'Close'), text: '×' }),
+      ]),
+      J.el('div', { class: 'mark-grid' }, buttons),
+    ]);
+    el.addEventListener('click', function (ev) {
+      const b = ev.target.closest('button');
+      if (!b || !el.contains(b)) return;
+      if (b.classList.contains('mark-close')) {
+        closeMarkMenu();
+        return;
+      }
+      if (b.dataset.mark) chooseMark(sq, b.dataset.mark);
+    });
+    els.boardWrap.appendChild(el);
+    markMenu = { at: sq, el: el };
+    placeMarkMenu();
+    const first = el.querySelector('.mark-choice');
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  /** Puts the menu next to its square, inside the board. */
+  function placeMarkMenu() {
+    if (!markMenu) return;
+    const hit = els.svg.querySelector('g[data-square="' + markMenu.at + '"] .hit');
+    if (!hit) return;
+    const wrap = els.boardWrap.getBoundingClientRect();
+    const r = hit.getBoundingClientRect();
+    const el = markMenu.el;
+    const w = el.offsetWidth;
+    const h = el.offsetHeight;
+    let left = r.left - wrap.left + r.width / 2 - w / 2;
+    left = Math.max(0, Math.min(wrap.width - w, left));
+    let top = r.bottom - wrap.top + 2;
+    if (top + h > wrap.height) top = Math.max(0, r.top - wrap.top - h - 2);
+    el.style.left = Math.round(left) + 'px';
+    el.style.top = Math.round(top) + 'px';
+  }
+
+  function chooseMark(sq, mark) {
+    const before = Object.assign({}, S.marks || {});
+    const ok = mark === '全清' ? send('mark', { mark: '全清' }) : send('mark', { at: sq, mark: mark });
+    closeMarkMenu();
+    if (!ok) return;
+    markPending = { a: ackSeq, before: before };
+    // At once; the server's `marks` answer confirms it.
+    if (mark === '全清') S.marks = {};
+    else if (mark === '清') delete S.marks[sq];
+    else S.marks[sq] = mark;
+    renderBoard();
+  }
+
+  function wireMarks() {
+    document.addEventListener('pointerdown', function (ev) {
+      if (!markMenu) return;
+      const t = ev.target;
+      if (markMenu.el.contains(t) || els.svg.contains(t)) return;
+      closeMarkMenu();
+    });
+    document.addEventListener('keydown', function (ev) {
+      if (markMenu && ev.key === 'Escape') closeMarkMenu();
+    });
+    window.addEventListener('resize', placeMarkMenu);
+  }
+
   function onSquare(sq) {
+    if (markMenu) {
+      const was = markMenu.at;
+      closeMarkMenu();
+      if (was === sq) return; // a second tap on the same piece just closes the menu
+    }
+    if (deploying()) {
+      onDeploySquare(sq);
+      return;
+    }
     const v = view();
     const seat = mySeat();
     if (!v || !seat || !isRunning()) return;
+    const canMark = markable(sq);
     if (v.to_move !== seat) {
+      if (canMark) {
+        openMarkMenu(sq);
+        return;
+      }
       const cell = v.board[sq];
       if (cell) J.toast(T('还没轮到你', 'It is not your turn yet'));
       return;
@@ -1715,10 +2345,21 @@
       renderBoard();
       return;
     }
+    if (canMark) {
+      // Not a target of the selected piece: mark it instead.
+      selected = null;
+      renderBoard();
+      openMarkMenu(sq);
+      return;
+    }
     const cell = v.board[sq];
-    if (cell && cell.face === 'up' && cell.colour && cell.colour === colourOf(seat)) {
+    const known = cell && cell.piece && (cell.face === 'up' || isStandard());
+    if (known && cell.colour && cell.colour === colourOf(seat)) {
+      const st = ui.graph.stations[sq];
       if (cell.piece === 'mine' || cell.piece === 'flag') {
         J.toast(T(J.PIECE_NAMES[cell.piece] + '不能移动', J.PIECE_NAMES[cell.piece] + ' (' + J.PIECE_EN[cell.piece] + ') cannot move'));
+      } else if (isStandard() && st && st.kind === 'headquarters') {
+        J.toast(T('进入大本营的棋子不能再移动', 'A piece in a headquarters never moves again'));
       } else {
         J.toast(T('这枚棋子现在无路可走', 'This piece has no move now'));
       }
@@ -1742,6 +2383,24 @@
     els.resign.addEventListener('click', function () {
       if (!window.confirm(T('确定认输吗？', 'Resign this game?'))) return;
       send('resign');
+    });
+    els.pass.addEventListener('click', function () {
+      const v = view();
+      const seat = mySeat();
+      if (!v || !seat || v.to_move !== seat || awaiting) return;
+      const limit = v.timeouts_to_lose || 5;
+      const used = (v.timeouts && v.timeouts[seat]) || 0;
+      if (used + 1 >= limit && !window.confirm(T(
+        '这是你第 ' + limit + ' 次超时或不行动，会判负。确定不行动吗？',
+        'This would be your ' + limit + 'th timeout or pass: you would lose. Pass anyway?'))) {
+        return;
+      }
+      selected = null;
+      closeMarkMenu();
+      if (send('pass', undefined, true)) {
+        renderBoard();
+        renderPanels();
+      }
     });
     els.offerDraw.addEventListener('click', function () {
       if (send('draw_offer')) els.offerDraw.disabled = true;
@@ -1792,6 +2451,8 @@
       }
     });
     wireReplay();
+    wireDeploy();
+    wireMarks();
   }
 
   // ---- the game summary (before the first state, and while the game is open) -------------

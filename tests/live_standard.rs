@@ -465,6 +465,13 @@ async fn deployment_refusals_and_time_limit(db: TestDb) {
     );
     let m = s.act_err("ready", Value::Null, "illegal").await;
     assert!(m.contains("headquarters"), "{m}");
+    let m = s
+        .act_err("save_layout", json!({"name": "坏的"}), "illegal")
+        .await;
+    assert!(
+        m.contains("headquarters"),
+        "a broken layout is not saved: {m}"
+    );
     assert_eq!(h.row(&t.id).first_seat, None, "nobody is ready");
 
     // North readies its valid layout, then may not change it.

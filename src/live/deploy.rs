@@ -168,6 +168,12 @@ impl Task {
                 }
             }
             DeployCmd::Save(name) => {
+                // Only a layout that could go to battle is worth keeping, as over the API.
+                let bad = current.layout(seat).violations(seat);
+                if !bad.is_empty() {
+                    let why = DeploymentError::Invalid(bad).to_string();
+                    return self.error(conn, "illegal", &why, ack);
+                }
                 let text = layout_json(&current.layout(seat).to_own_view(seat)).to_string();
                 let saved = blocking(self.hub.pool(), move |c| {
                     Ok(layouts::save_within(c, user, &name, &text, MAX_SAVED)?)

@@ -1,6 +1,6 @@
 //! The pages' CSS and JavaScript, compiled into the binary so that it serves them from
 //! memory wherever it runs (no source tree needed beside it). Written by hand rather
-//! than with a crate: eight files, one lookup.
+//! than with a crate: ten files, one lookup.
 
 use actix_web::http::header;
 use actix_web::{HttpResponse, web};
@@ -16,6 +16,7 @@ pub const ASSETS: &[(&str, &[u8])] = assets!(
     "auth.js",
     "board.js",
     "common.js",
+    "favicon.svg",
     "game.js",
     "layouts.js",
     "lobby.js",
@@ -27,13 +28,23 @@ pub const ASSETS: &[(&str, &[u8])] = assets!(
 fn content_type(name: &str) -> &'static str {
     if name.ends_with(".css") {
         "text/css; charset=utf-8"
+    } else if name.ends_with(".svg") {
+        "image/svg+xml"
     } else {
         "text/javascript; charset=utf-8"
     }
 }
 
+/// `/favicon.ico`, asked for by browsers whatever the page says: the same icon.
+pub async fn favicon() -> HttpResponse {
+    serve("favicon.svg")
+}
+
 pub async fn asset(path: web::Path<String>) -> HttpResponse {
-    let name = path.into_inner();
+    serve(&path.into_inner())
+}
+
+fn serve(name: &str) -> HttpResponse {
     match ASSETS.iter().find(|(n, _)| *n == name) {
         Some((n, body)) => HttpResponse::Ok()
             .content_type(content_type(n))

@@ -128,6 +128,58 @@ test('the move guide offers exactly the moves the server allows, and routes foll
   assert.ok(flights > 0, 'some engineer flights were routed');
 });
 
+// Standard 军棋: the page sees its own pieces and only the colour of the other side's,
+// and must still offer exactly the server's moves (headquarters lock, camps, mines and
+// the flag never moving, attacks on any enemy piece).
+function standardPosition(squares, rand) {
+  const board = {};
+  const bag = [];
+  for (const colour of ['red', 'blue']) {
+    for (const [piece, n] of Object.entries(COUNTS)) for (let i = 0; i < n; i++) bag.push({ piece, colour });
+  }
+  const density = 0.2 + rand() * 0.6;
+  for (const sq of squares) {
+    if (!bag.length || rand() > density) continue;
+    const cell = bag.splice(Math.floor(rand() * bag.length), 1)[0];
+    board[sq] = { piece: cell.piece, colour: cell.colour, face: 'down' };
+  }
+  return board;
+}
+
+test('standard 军棋: the move guide offers exactly the moves the server allows', async () => {
+  assert.ok(BASE, 'JUNQI_URL names the server under test');
+  const JB = loadBoardJs();
+  const boardJson = await (await fetch(`${BASE}/api/board`)).json();
+  const graph = JB.buildGraph(boardJson);
+  const squares = Object.keys(graph.stations);
+  const rand = rng(20260521);
+  const colours = { south: 'red', north: 'blue' };
+  let moves = 0;
+  let attacks = 0;
+  for (let i = 0; i < 80; i++) {
+    const board = standardPosition(squares, rand);
+    const seat = rand() < 0.5 ? 'south' : 'north';
+    // What the seat's page knows: its own pieces, and of the other side the colour.
+    const seen = {};
+    for (const [sq, c] of Object.entries(board)) {
+      seen[sq] = c.colour === colours[seat] ? c : { colour: c.colour, face: 'down' };
+    }
+    const view = { variant: 'standard', to_move: seat, colours, board: seen, tallies: [], outcome: null };
+    const mine = Array.from(JB.legalActions(graph, view, seat), key).sort();
+    const res = await fetch(`${BASE}/api/analysis/moves`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ variant: 'standard', to_move: seat, board }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const theirs = (await res.json()).legal.map(key).sort();
+    assert.deepEqual(mine, theirs, `position ${i}: ${JSON.stringify({ seat, board })}`);
+    moves += theirs.length;
+    attacks += theirs.filter((a) => board[a.slice(5).split('-')[1]]).length;
+  }
+  assert.ok(moves > 200 && attacks > 20, `${moves} moves, ${attacks} attacks compared`);
+});
+
 test('an engineer flight takes the shortest rail route around a corner', () => {
   const JB = loadBoardJs();
   // A hand-made graph is not needed: the real board's corner a2 joins file a and rank 2.
