@@ -477,11 +477,8 @@
         break;
       case 'error': {
         const d = msg.d || {};
-        if (deploying() && d.code === 'illegal') {
-          // The server's reasons are in English; in Chinese the violations list says why.
-          const problems = S.deploy && Array.isArray(S.deploy.violations) && S.deploy.violations.length;
-          J.toast(J.EN ? J.errorText(d.code, d.message)
-            : '布阵操作被拒绝' + (problems ? '：请按提示调整布阵' : ''), 'error');
+        if (d.code === 'illegal' && d.reason) {
+          J.toast(refusalText(d), 'error');
         } else {
           J.toast(J.errorText(d.code, d.message), 'error');
         }
@@ -1401,6 +1398,22 @@
     empty_station: ['除行营外每个站位都要放一枚棋子', 'Every station of your half but the camps holds a piece'],
     wrong_count: ['棋子数目与整副棋不符', 'The pieces do not match the set'],
   };
+
+  /** Why the server refused a deployment command, from its `reason` (and `violations`). */
+  const REFUSALS = {
+    already_ready: ['你已出征，布阵不能再改', 'You are ready: your layout is locked'],
+    not_your_piece: ['只能交换自己的棋子', 'Only your own pieces can be swapped'],
+    invalid_layout: ['布阵不合规则', 'The layout breaks the rules'],
+    no_such_layout: ['找不到这个已存布阵', 'That saved layout was not found'],
+    layouts_full: ['已存满 50 个布阵，请先删除一个', 'You already keep 50 layouts; delete one first'],
+    deployment_over: ['布阵已经结束', 'Deployment is over'],
+  };
+
+  function refusalText(d) {
+    const words = REFUSALS[d.reason] ? T(REFUSALS[d.reason][0], REFUSALS[d.reason][1]) : J.errorText(d.code, d.message);
+    const why = Array.isArray(d.violations) ? d.violations.map(violationText) : [];
+    return why.length ? words + T('：', ': ') + why.join(T('；', '; ')) : words;
+  }
 
   function violationText(x) {
     const words = VIOLATIONS[x.code] ? T(VIOLATIONS[x.code][0], VIOLATIONS[x.code][1]) : x.message || String(x.code || '');

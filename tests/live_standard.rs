@@ -442,10 +442,26 @@ async fn deployment_refusals_and_time_limit(db: TestDb) {
     let front: Square = "c6".parse().unwrap();
     let mut broken = south.clone();
     broken.swap(flag, front);
-    let m = s
-        .act_err("layout", json!({"layout": layout_json(&broken)}), "illegal")
-        .await;
-    assert!(m.contains("headquarters"), "{m}");
+    let e = s
+        .act("layout", json!({"layout": layout_json(&broken)}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (&e["code"], &e["reason"]),
+        (&json!("illegal"), &json!("invalid_layout"))
+    );
+    assert!(
+        e["message"].as_str().unwrap().contains("headquarters"),
+        "{e}"
+    );
+    assert!(
+        e["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["code"] == "flag_outside_headquarters"),
+        "the reasons come as codes too: {e}"
+    );
     // Swapping a square that is not one's own.
     s.act_err("swap", json!({"a": "a12", "b": "a1"}), "illegal")
         .await;
@@ -488,7 +504,8 @@ async fn deployment_refusals_and_time_limit(db: TestDb) {
         .act_err("swap", json!({"a": "a12", "b": "b12"}), "illegal")
         .await;
     assert!(m.contains("ready"), "{m}");
-    n.act_err("random_layout", Value::Null, "illegal").await;
+    let e = n.act("random_layout", Value::Null).await.unwrap_err();
+    assert_eq!(e["reason"], "already_ready", "{e}");
     n.act_err("ready", Value::Null, "illegal").await;
 
     // A reconnect during deployment gets the deployment as it stands.

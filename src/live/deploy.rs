@@ -11,7 +11,7 @@ use crate::layout_file::MAX_SAVED;
 use crate::record::{Setup, layout_json, parse_layout};
 use crate::rules::deal::new_salt;
 use crate::rules::layout::{Deployment, DeploymentError};
-use crate::rules::{Layout, Seat, Variant};
+use crate::rules::{Layout, LayoutViolation, Seat, Variant};
 use serde_json::{Value, json};
 
 /// The stored form of a deployment in progress.
@@ -70,7 +70,61 @@ pub(super) fn initial(
     ))
 }
 
+/// Why a deployment command was refused: an `illegal` error whose `reason` (and, for a
+/// layout that breaks the rules, `violations`) lets a client say it in its own words.
+struct Refusal {
+    reason: &'static str,
+    message: String,
+    violations: Vec<LayoutViolation>,
+}
+
+impl Refusal {
+    fn new(reason: &'static str, message: &str) -> Refusal {
+        Refusal {
+            reason,
+            message: message.to_string(),
+            violations: Vec::new(),
+        }
+    }
+}
+
+impl From<DeploymentError> for Refusal {
+    fn from(e: DeploymentError) -> Refusal {
+        let message = e.to_string();
+        match e {
+            DeploymentError::AlreadyReady => Refusal::new("already_ready", &message),
+            DeploymentError::NotYourPiece(_) => Refusal::new("not_your_piece", &message),
+            DeploymentError::Invalid(violations) => Refusal {
+                reason: "invalid_layout",
+                message,
+                violations,
+            },
+        }
+    }
+}
+
+fn violations_json(v: &[LayoutViolation]) -> Value {
+    v.iter()
+        .map(|x| json!({"code": x.code(), "square": x.square(), "message": x.to_string()}))
+        .collect()
+}
+
 impl Task {
+    fn refuse(&self, conn: u64, ack: Option<u64>, r: Refusal) {
+        let mut v = json!({"t": "error", "d": {
+            "code": "illegal",
+            "reason": r.reason,
+            "message": r.message,
+        }});
+        if !r.violations.is_empty() {
+            v["d"]["violations"] = violations_json(&r.violations);
+        }
+        if let Some(a) = ack {
+            v["a"] = a.into();
+        }
+        self.send(conn, v.to_string());
+    }
+
     /// The deployment as `conn` may see it: its own layout and what is wrong with it,
     /// and of the other seat only whether it is ready.
     pub(super) fn deploy_json(&self, conn: u64) -> Value {
@@ -82,12 +136,7 @@ impl Task {
         let (layout, violations) = match seat {
             Some(s) => {
                 let l = d.layout(s);
-                let v: Vec<Value> = l
-                    .violations(s)
-                    .iter()
-                    .map(|x| json!({"code": x.code(), "square": x.square(), "message": x.to_string()}))
-                    .collect();
-                (layout_json(l), Value::Array(v))
+                (layout_json(l), violations_json(&l.violations(s)))
             }
             None => (Value::Null, Value::Array(Vec::new())),
         };
@@ -129,10 +178,10 @@ impl Task {
             } else {
                 "there is no deployment in this game"
             };
-            return self.error(conn, "illegal", why, ack);
+            return self.refuse(conn, ack, Refusal::new("deployment_over", why));
         };
         let mut next = current.clone();
-        let refused = |e: DeploymentError| e.to_string();
+        let refused = Refusal::from;
         let changed = match cmd {
             DeployCmd::Swap(a, b) => next.swap(seat, a, b).map_err(refused),
             DeployCmd::Layout(l) => {
@@ -157,10 +206,16 @@ impl Task {
                             .map(|l| l.from_own_view(seat));
                         match l {
                             Some(l) => next.set_layout(seat, l).map_err(refused),
-                            None => Err("that saved layout cannot be read".into()),
+                            None => Err(Refusal::new(
+                                "no_such_layout",
+                                "that saved layout cannot be read",
+                            )),
                         }
                     }
-                    Ok(None) => Err(format!("you have no saved layout {id}")),
+                    Ok(None) => Err(Refusal::new(
+                        "no_such_layout",
+                        &format!("you have no saved layout {id}"),
+                    )),
                     Err(e) => {
                         tracing::error!(error = %e, "cannot read a saved layout");
                         return self.error(conn, "internal", "the layout could not be read", ack);
@@ -171,8 +226,7 @@ impl Task {
                 // Only a layout that could go to battle is worth keeping, as over the API.
                 let bad = current.layout(seat).violations(seat);
                 if !bad.is_empty() {
-                    let why = DeploymentError::Invalid(bad).to_string();
-                    return self.error(conn, "illegal", &why, ack);
+                    return self.refuse(conn, ack, Refusal::from(DeploymentError::Invalid(bad)));
                 }
                 let text = layout_json(&current.layout(seat).to_own_view(seat)).to_string();
                 let saved = blocking(self.hub.pool(), move |c| {
@@ -181,11 +235,13 @@ impl Task {
                 .await;
                 return match saved {
                     Ok(layouts::SaveOutcome::Saved(_)) => self.ack(conn, ack),
-                    Ok(layouts::SaveOutcome::Full) => self.error(
+                    Ok(layouts::SaveOutcome::Full) => self.refuse(
                         conn,
-                        "illegal",
-                        &format!("you already keep {MAX_SAVED} layouts; delete one first"),
                         ack,
+                        Refusal::new(
+                            "layouts_full",
+                            &format!("you already keep {MAX_SAVED} layouts; delete one first"),
+                        ),
                     ),
                     Err(e) => {
                         tracing::error!(error = %e, "cannot save a layout");
@@ -195,8 +251,8 @@ impl Task {
             }
             DeployCmd::Ready => next.ready(seat).map_err(refused),
         };
-        if let Err(why) = changed {
-            return self.error(conn, "illegal", &why, ack);
+        if let Err(refusal) = changed {
+            return self.refuse(conn, ack, refusal);
         }
         let text = to_json(&next);
         let id = self.row.id.clone();
