@@ -268,8 +268,16 @@ async fn full_game_to_a_flag_win(db: TestDb) {
     assert_eq!(board.len(), 50);
     assert!(board.values().all(|c| c.get("piece").is_none()), "{st}");
 
+    let mut anon = h.client();
     let mut revealed_at = None;
-    for (seat, action) in actions {
+    let last = actions.len() - 1;
+    for (i, (seat, action)) in actions.into_iter().enumerate() {
+        if i == last {
+            // An anonymous visitor's history page is cached for a second; the game's
+            // end must show on it at once all the same.
+            let before = anon.get("/games?variant=standard").await;
+            assert!(!before.text.contains(&format!("/game/{}", t.id)));
+        }
         t.play(&mut game, seat, action).await;
         if revealed_at.is_none() {
             let v = t.version;
@@ -330,6 +338,12 @@ async fn full_game_to_a_flag_win(db: TestDb) {
     let st = after.wait_state().await;
     let board = st["d"]["view"]["board"].as_object().unwrap();
     assert!(board.values().all(|c| c.get("piece").is_some()), "{st}");
+
+    let after_end = anon.get("/games?variant=standard").await;
+    assert!(
+        after_end.text.contains(&format!("/game/{}", t.id)),
+        "a finished game shows on a cached page at once"
+    );
 
     // History, ladder and profile show the game under its own variant.
     let c = &mut t.clients[0];

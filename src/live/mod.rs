@@ -60,6 +60,8 @@ pub struct Hub {
     games: Mutex<HashMap<String, mpsc::UnboundedSender<Cmd>>>,
     lobby: watch::Sender<Arc<str>>,
     next_conn: AtomicU64,
+    /// Games ended since the start: cached pages rendered before the last end lapse.
+    ended: AtomicU64,
 }
 
 /// Runs blocking database work off the async threads.
@@ -84,7 +86,17 @@ impl Hub {
             games: Mutex::new(HashMap::new()),
             lobby,
             next_conn: AtomicU64::new(1),
+            ended: AtomicU64::new(0),
         })
+    }
+
+    /// How many games have ended since the start.
+    pub fn games_ended(&self) -> u64 {
+        self.ended.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn note_game_end(&self) {
+        self.ended.fetch_add(1, Ordering::AcqRel);
     }
 
     pub fn config(&self) -> &LiveConfig {

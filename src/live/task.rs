@@ -614,6 +614,7 @@ impl Task {
             self.row.ended_at = Some(now);
             self.row.end_ms = end_ms;
             self.away_since = [None, None];
+            self.hub.note_game_end();
             self.refresh_players().await;
         }
         if let Entry::Step { applied, .. } = &entry {

@@ -4,6 +4,7 @@
 use super::auth::{user_id, username, validate_username};
 use super::chart::score_chart;
 use super::i18n::Lang;
+use super::page_cache::PageCache;
 use crate::db::history::{self, Cursor, Filter, Finished};
 use crate::db::schema::{user_stats, users};
 use crate::db::users::{self as dbusers, Stats, User};
@@ -12,7 +13,7 @@ use crate::error::AppError;
 use crate::live::{Hub, blocking};
 use crate::rules::{EndReason, Rank};
 use actix_session::Session;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use diesel::prelude::*;
 use serde::Deserialize;
@@ -218,7 +219,7 @@ async fn history_page(
     lang: Lang,
     owner: Option<String>,
     q: HistoryQuery,
-) -> Result<HttpResponse, AppError> {
+) -> Result<String, AppError> {
     let variant = one_of(&q.variant, &["flip", "standard"], "variant")?;
     let result = if owner.is_some() {
         one_of(&q.result, &["win", "draw", "loss"], "result")?
@@ -364,16 +365,48 @@ async fn history_page(
         first,
         unknown_player,
     };
-    Ok(lang.html(page.render().map_err(AppError::internal)?))
+    page.render().map_err(AppError::internal)
 }
 
 pub async fn games(
     hub: web::Data<Arc<Hub>>,
+    cache: web::Data<PageCache>,
+    req: HttpRequest,
     session: Session,
     lang: Lang,
     q: web::Query<HistoryQuery>,
 ) -> Result<HttpResponse, AppError> {
-    history_page(&hub, &session, lang, None, q.into_inner()).await
+    cached(&hub, &cache, &req, &session, lang, async || {
+        history_page(&hub, &session, lang, None, q.into_inner()).await
+    })
+    .await
+}
+
+/// Serves an anonymous visitor's page from `cache` when it is fresh, or renders it
+/// with `render` and keeps it.
+async fn cached(
+    hub: &Hub,
+    cache: &PageCache,
+    req: &HttpRequest,
+    session: &Session,
+    lang: Lang,
+    render: impl AsyncFnOnce() -> Result<String, AppError>,
+) -> Result<HttpResponse, AppError> {
+    if user_id(session).is_some() {
+        return Ok(lang.html(render().await?));
+    }
+    let url = req
+        .uri()
+        .path_and_query()
+        .map_or_else(|| req.path().to_string(), |p| p.as_str().to_string());
+    // Read before rendering: a game ending meanwhile makes this copy lapse.
+    let ended = hub.games_ended();
+    if let Some(body) = cache.get(&url, lang.en, ended) {
+        return Ok(lang.html(body.to_string()));
+    }
+    let body = render().await?;
+    cache.put(url, lang.en, ended, Arc::from(body.as_str()));
+    Ok(lang.html(body))
 }
 
 pub async fn player_games(
@@ -383,14 +416,15 @@ pub async fn player_games(
     path: web::Path<String>,
     q: web::Query<HistoryQuery>,
 ) -> Result<HttpResponse, AppError> {
-    history_page(
+    let body = history_page(
         &hub,
         &session,
         lang,
         Some(path.into_inner()),
         q.into_inner(),
     )
-    .await
+    .await?;
+    Ok(lang.html(body))
 }
 
 /// How many players hold each rank, cached for a few seconds: counting is a scan of
@@ -496,10 +530,25 @@ struct LadderPage {
 pub async fn ladder(
     hub: web::Data<Arc<Hub>>,
     counts: web::Data<RankCounts>,
+    cache: web::Data<PageCache>,
+    req: HttpRequest,
     session: Session,
     lang: Lang,
     q: web::Query<LadderQuery>,
 ) -> Result<HttpResponse, AppError> {
+    cached(&hub, &cache, &req, &session, lang, async || {
+        ladder_page(&hub, &counts, &session, lang, q.into_inner()).await
+    })
+    .await
+}
+
+async fn ladder_page(
+    hub: &Arc<Hub>,
+    counts: &RankCounts,
+    session: &Session,
+    lang: Lang,
+    q: LadderQuery,
+) -> Result<String, AppError> {
     let variant =
         one_of(&q.variant, &["flip", "standard"], "variant")?.unwrap_or_else(|| "flip".into());
     let page = q.page.unwrap_or(1).clamp(1, 1_000_000);
@@ -511,7 +560,7 @@ pub async fn ladder(
             .take(20)
             .collect::<String>()
             .to_lowercase();
-    let me = user_id(&session);
+    let me = user_id(session);
     let (cached, count_afresh) = counts.claim(&variant);
     let (v, s) = (variant.clone(), search.clone());
     let offset = (page as i64 - 1) * LADDER_PAGE;
@@ -567,7 +616,7 @@ pub async fn ladder(
         })
         .collect();
     let page_view = LadderPage {
-        user: username(&hub, &session).await,
+        user: username(hub, session).await,
         title: if lang.en {
             "Ladder".into()
         } else {
@@ -582,7 +631,7 @@ pub async fn ladder(
         has_next,
         my_position: mine.map(|p| (p, ((p - 1) / LADDER_PAGE) as u32 + 1)),
     };
-    Ok(lang.html(page_view.render().map_err(AppError::internal)?))
+    page_view.render().map_err(AppError::internal)
 }
 
 #[derive(Template)]

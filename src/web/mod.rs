@@ -8,6 +8,7 @@ pub mod error;
 mod history;
 mod i18n;
 mod layouts;
+mod page_cache;
 mod pages;
 pub mod server;
 mod ws;

@@ -1,6 +1,6 @@
 //! Starting the service: database, sessions, live games and routes.
 
-use super::{api, assets, auth, error, history, layouts, pages, ws};
+use super::{api, assets, auth, error, history, layouts, page_cache, pages, ws};
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
@@ -101,11 +101,13 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     tracing::info!(resumed, "running games resumed");
     let data = web::Data::new(hub);
     let rank_counts = web::Data::new(history::RankCounts::default());
+    let page_cache = web::Data::new(page_cache::PageCache::default());
     let secure = config.secure_cookies;
     let server = HttpServer::new(move || {
         App::new()
             .app_data(data.clone())
             .app_data(rank_counts.clone())
+            .app_data(page_cache.clone())
             .wrap(
                 SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
                     .cookie_name("junqi_session".into())
