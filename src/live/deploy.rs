@@ -161,10 +161,7 @@ impl Task {
     }
 
     pub(super) async fn deploy_cmd(&mut self, conn: u64, ack: Option<u64>, cmd: DeployCmd) {
-        let (Some(seat), Some(user)) = (
-            self.seat_of(conn),
-            self.conns.get(&conn).and_then(|c| c.user),
-        ) else {
+        let Some((seat, user)) = self.player(conn) else {
             return self.error(
                 conn,
                 "not_a_player",
@@ -362,10 +359,7 @@ impl Task {
     }
 
     pub(super) async fn mark_cmd(&mut self, conn: u64, ack: Option<u64>, cmd: MarkCmd) {
-        let (Some(seat), Some(user)) = (
-            self.seat_of(conn),
-            self.conns.get(&conn).and_then(|c| c.user),
-        ) else {
+        let Some((seat, user)) = self.player(conn) else {
             return self.error(
                 conn,
                 "not_a_player",

@@ -258,6 +258,12 @@ impl Task {
         self.seat_of_user(self.conns.get(&conn)?.user)
     }
 
+    /// The seat and user of a player's socket.
+    pub(super) fn player(&self, conn: u64) -> Option<(Seat, i64)> {
+        let user = self.conns.get(&conn)?.user?;
+        Some((self.seat_of_user(Some(user))?, user))
+    }
+
     pub(super) fn viewer(&self, conn: u64) -> Viewer {
         match self.seat_of(conn) {
             Some(s) => Viewer::Seat(s),
@@ -319,9 +325,9 @@ impl Task {
 
     /// Sends `text` to every socket of `seat`.
     pub(super) fn send_to_seat(&self, seat: Seat, text: &str) {
-        for (&conn, c) in &self.conns {
+        for c in self.conns.values() {
             if self.seat_of_user(c.user) == Some(seat) {
-                let _ = self.conns[&conn].out.send(text.to_string());
+                let _ = c.out.send(text.to_string());
             }
         }
     }
