@@ -585,6 +585,12 @@ pub fn parse_layout(v: &Value) -> Result<Layout, String> {
     Ok(l)
 }
 
+/// A layout stored as JSON text (saved, last used, or in a deployment).
+pub fn parse_layout_text(text: &str) -> Result<Layout, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!(" is not JSON: {e}"))?;
+    parse_layout(&v)
+}
+
 /// One side's layout as `{"a1":"flag",…}` in square order.
 pub fn layout_json(l: &Layout) -> Value {
     Value::Object(l.0.iter().map(|(s, p)| (s.to_string(), json!(p))).collect())

@@ -8,7 +8,7 @@ use crate::db::games::{self, BeginPlay};
 use crate::db::{layouts, marks, now_ms};
 use crate::error::AppError;
 use crate::layout_file::MAX_SAVED;
-use crate::record::{Setup, layout_json, parse_layout};
+use crate::record::{Setup, layout_json, parse_layout, parse_layout_text};
 use crate::rules::deal::new_salt;
 use crate::rules::layout::{Deployment, DeploymentError};
 use crate::rules::{Layout, LayoutViolation, Seat, Variant};
@@ -16,18 +16,11 @@ use serde_json::{Value, json};
 
 /// The stored form of a deployment in progress.
 pub(super) fn to_json(d: &Deployment) -> String {
-    let ready: Vec<Seat> = Seat::BOTH.into_iter().filter(|&s| d.is_ready(s)).collect();
-    // The seat ready first is listed first: it moves first.
-    let ready: Vec<Seat> = match d.first() {
-        Some(f) => std::iter::once(f)
-            .chain(ready.into_iter().filter(|&s| s != f))
-            .collect(),
-        None => ready,
-    };
+    // In the order the seats became ready: the first moves first.
     json!({
         "south": layout_json(d.layout(Seat::South)),
         "north": layout_json(d.layout(Seat::North)),
-        "ready": ready,
+        "ready": d.ready_order(),
     })
     .to_string()
 }
@@ -51,8 +44,7 @@ pub(super) fn from_json(text: &str) -> Result<Deployment, AppError> {
 /// random valid one.
 fn starting_layout(c: &mut crate::db::DbConn, user: i64, seat: Seat) -> Result<Layout, AppError> {
     let last = layouts::last_used(c, user)?
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .and_then(|v| parse_layout(&v).ok())
+        .and_then(|t| parse_layout_text(&t).ok())
         .map(|l| l.from_own_view(seat))
         .filter(|l| l.is_valid(seat));
     Ok(last.unwrap_or_else(|| Layout::random(seat, &mut rand::rng())))
@@ -197,9 +189,8 @@ impl Task {
                     blocking(self.hub.pool(), move |c| Ok(layouts::get(c, user, id)?)).await;
                 match found {
                     Ok(Some(saved)) => {
-                        let l = serde_json::from_str::<Value>(&saved.layout)
+                        let l = parse_layout_text(&saved.layout)
                             .ok()
-                            .and_then(|v| parse_layout(&v).ok())
                             .map(|l| l.from_own_view(seat));
                         match l {
                             Some(l) => next.set_layout(seat, l).map_err(refused),

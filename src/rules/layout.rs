@@ -306,6 +306,11 @@ impl Deployment {
         &self.layouts[seat.index()]
     }
 
+    /// The seats that are ready, in the order they became so.
+    pub fn ready_order(&self) -> &[Seat] {
+        &self.ready
+    }
+
     pub fn is_ready(&self, seat: Seat) -> bool {
         self.ready.contains(&seat)
     }

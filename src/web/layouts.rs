@@ -9,7 +9,7 @@ use crate::db::layouts::{self, RenameOutcome, SaveOutcome, SavedLayout};
 use crate::error::AppError;
 use crate::layout_file::{self, MAX_SAVED, check_layout, check_name};
 use crate::live::{Hub, blocking};
-use crate::record::{layout_json, parse_layout};
+use crate::record::{layout_json, parse_layout, parse_layout_text};
 use crate::rules::board::{Square, StationKind};
 use crate::rules::{Layout, Piece};
 use actix_session::Session;
@@ -24,8 +24,8 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 
 fn stored_layout(row: &SavedLayout) -> Result<Layout, AppError> {
-    let v: Value = serde_json::from_str(&row.layout).map_err(AppError::internal)?;
-    parse_layout(&v).map_err(|m| AppError::internal(format!("saved layout {}{m}", row.id)))
+    parse_layout_text(&row.layout)
+        .map_err(|m| AppError::internal(format!("saved layout {}{m}", row.id)))
 }
 
 fn answer(row: &SavedLayout) -> Result<Value, AppError> {
