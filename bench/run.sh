@@ -7,6 +7,8 @@
 #   bench/run.sh sqlite            # a fresh SQLite file under /tmp
 #   bench/run.sh postgres          # a fresh database on $JUNQI_BENCH_POSTGRES_URL
 #                                  # (default postgres://postgres@127.0.0.1:5432/test)
+#   bench/run.sh postgres-socket   # the same server through its Unix socket
+#                                  # (/var/run/postgresql, as Debian runs it)
 #   PLAYERS=1000 GAMES=20000 DURATION=10s bench/run.sh sqlite   # a quick look
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,15 +29,20 @@ case "$backend" in
     url="${DB_URL:-/tmp/junqi-bench.db}"
     if [ -z "${REUSE:-}" ]; then rm -f "$url" "$url-wal" "$url-shm"; fi
     ;;
-  postgres)
-    base="${JUNQI_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}"
+  postgres|postgres-socket)
+    if [ "$backend" = postgres-socket ]; then
+      default_base="postgres://postgres@%2Fvar%2Frun%2Fpostgresql/test"
+    else
+      default_base="postgres://postgres@127.0.0.1:5432/test"
+    fi
+    base="${JUNQI_BENCH_POSTGRES_URL:-$default_base}"
     name=junqi_bench
     url="${base%/*}/$name"
     if [ -z "${REUSE:-}" ]; then
       psql "$base" -qc "DROP DATABASE IF EXISTS $name WITH (FORCE)" -c "CREATE DATABASE $name"
     fi
     ;;
-  *) echo "usage: $0 sqlite|postgres" >&2; exit 2 ;;
+  *) echo "usage: $0 sqlite|postgres|postgres-socket" >&2; exit 2 ;;
 esac
 
 if [ -z "${REUSE:-}" ]; then

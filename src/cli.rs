@@ -40,6 +40,11 @@ pub struct ServeArgs {
     /// HTTP worker threads.
     #[arg(long, env = "JUNQI_WORKERS", default_value_t = 2)]
     pub workers: usize,
+    /// Database connections kept open. A few per core suit a database on the same
+    /// machine (more only add switching between processes); raise it for a database
+    /// elsewhere, whose round trips leave connections idle.
+    #[arg(long, env = "JUNQI_DB_CONNECTIONS", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub db_connections: u32,
 }
 
 #[derive(Debug, Subcommand)]
@@ -191,6 +196,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         deploy_seconds: args.deploy_seconds,
         secure_cookies: args.secure_cookies,
         workers: args.workers.max(1),
+        db_connections: args.db_connections,
     };
     match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,7 +3,9 @@
 //! score history but no actions, so their replays are empty; everything else about
 //! them is what a real game stores.
 
+use crate::db::history::{Finished, Line, Listed};
 use crate::db::schema::{game_players, games, score_history, user_stats, users};
+use crate::db::users::push_recent_score;
 use crate::db::{DbConn, DbError, Pool};
 use crate::rules::game::{EndReason, Outcome};
 use crate::rules::scoring::ScoreFacts;
@@ -70,17 +72,6 @@ struct SeedGame {
 
 #[derive(Insertable)]
 #[diesel(treat_none_as_default_value = false)]
-#[diesel(table_name = game_players)]
-struct SeedPlayer {
-    user_id: i64,
-    game_id: String,
-    variant: String,
-    outcome: String,
-    ended_at: i64,
-}
-
-#[derive(Insertable)]
-#[diesel(treat_none_as_default_value = false)]
 #[diesel(table_name = score_history)]
 struct SeedHistory {
     user_id: i64,
@@ -104,6 +95,7 @@ struct SeedStats {
     games: i32,
     streak: i32,
     best_streak: i32,
+    recent_scores: String,
 }
 
 #[derive(Default, Clone)]
@@ -115,6 +107,8 @@ struct Tally {
     games: i32,
     streak: i32,
     best: i32,
+    /// The score trail the profile chart draws.
+    recent_scores: String,
 }
 
 /// What `seed` wrote, and how long it took.
@@ -211,6 +205,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
         let id = format!("S{}", &id[..7]);
         let seat_ids = [a, b];
         let before = [tallies[a].score, tallies[b].score];
+        let mut outcomes = ["", ""];
         for (i, &p) in seat_ids.iter().enumerate() {
             let seat = Seat::BOTH[i];
             let t = &mut tallies[p];
@@ -234,13 +229,8 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
                     "loss"
                 }
             };
-            player_rows.push(SeedPlayer {
-                user_id: ids[p],
-                game_id: id.clone(),
-                variant: "flip".into(),
-                outcome: result.into(),
-                ended_at,
-            });
+            outcomes[i] = result;
+            t.recent_scores = push_recent_score(&t.recent_scores, t.score);
             history_rows.push(SeedHistory {
                 user_id: ids[p],
                 game_id: id.clone(),
@@ -250,7 +240,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
                 created_at: ended_at,
             });
         }
-        game_rows.push(SeedGame {
+        let game = SeedGame {
             id,
             variant: "flip".into(),
             status: crate::db::games::FINISHED.into(),
@@ -273,7 +263,32 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
             ended_at: Some(ended_at),
             score_before_south: Some(before[0]),
             score_before_north: Some(before[1]),
-        });
+        };
+        let listed = Listed {
+            game: Finished {
+                id: game.id.clone(),
+                variant: game.variant.clone(),
+                rated: game.rated,
+                base: game.base,
+                south_id: game.south_id,
+                north_id: game.north_id,
+                result: game.result.clone(),
+                reason: game.reason.clone(),
+                score_south: game.score_south,
+                score_north: game.score_north,
+                steps: game.steps,
+                ended_at: game.ended_at,
+                score_before_south: game.score_before_south,
+                score_before_north: game.score_before_north,
+                colour_south: game.colour_south.clone(),
+            },
+            south_name: Some(names[a].clone()),
+            north_name: Some(names[b].clone()),
+        };
+        for (i, &p) in seat_ids.iter().enumerate() {
+            player_rows.push(Line::of(&listed, ids[p], outcomes[i]));
+        }
+        game_rows.push(game);
         if game_rows.len() == BATCH || g + 1 == game_count {
             conn.transaction(|c| {
                 insert_all!(c, games::table, &game_rows)?;
@@ -301,6 +316,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
                     games: t.games,
                     streak: t.streak,
                     best_streak: t.best,
+                    recent_scores: t.recent_scores.clone(),
                 },
                 SeedStats {
                     user_id: id,
@@ -312,6 +328,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
                     games: 0,
                     streak: 0,
                     best_streak: 0,
+                    recent_scores: String::new(),
                 },
             ]
         })

@@ -65,7 +65,7 @@ async fn every_game_is_reachable_by_paging_in_order(db: TestDb) {
         .filter(games::status.eq("finished"))
         .order((games::ended_at.desc(), games::id.desc()))
         .select(games::id)
-        .load(&mut *conn)
+        .load(&mut **conn)
         .unwrap();
     assert_eq!(seen.len() as u64, GAMES, "every finished game appears once");
     assert_eq!(seen, expected, "newest first, no game twice, none skipped");
@@ -78,7 +78,7 @@ async fn every_game_is_reachable_by_paging_in_order(db: TestDb) {
     let flags: i64 = games::table
         .filter(games::reason.eq("flag"))
         .count()
-        .get_result(&mut *conn)
+        .get_result(&mut **conn)
         .unwrap();
     assert_eq!(reasons.len() as i64, flags.min(50));
 
@@ -147,7 +147,7 @@ async fn a_players_pages_agree_with_their_record(db: TestDb) {
         .inner_join(junqi::db::schema::users::table)
         .filter(junqi::db::schema::users::username.eq(&name))
         .count()
-        .get_result(&mut *conn)
+        .get_result(&mut **conn)
         .unwrap();
     assert_eq!(indexed, games_played);
 }
@@ -171,7 +171,7 @@ async fn the_ladder_orders_by_score_and_counts_ranks(db: TestDb) {
     let best: i64 = user_stats::table
         .filter(user_stats::variant.eq("flip"))
         .select(diesel::dsl::max(user_stats::score))
-        .first::<Option<i64>>(&mut *conn)
+        .first::<Option<i64>>(&mut **conn)
         .unwrap()
         .unwrap();
     assert_eq!(scores[0], best);

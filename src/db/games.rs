@@ -1,5 +1,6 @@
 //! Games and their actions.
 
+use super::history::{self, Line};
 use super::schema::{game_actions, game_players, games, user_stats};
 use super::users::{self, GameResult};
 use super::{DbConn, DbError};
@@ -280,23 +281,11 @@ pub fn write(conn: &mut DbConn, w: &Write<'_>) -> Result<(), DbError> {
                 .execute(c)?;
             // Scores before the game, for showing each player's rank at the time.
             let mut before = [0i64; 2];
-            for (i, (user, result)) in end.players.iter().enumerate() {
+            for (i, (user, _)) in end.players.iter().enumerate() {
                 before[i] = user_stats::table
                     .find((*user, &row.variant))
                     .select(user_stats::score)
                     .first(c)?;
-                diesel::insert_into(game_players::table)
-                    .values((
-                        game_players::user_id.eq(*user),
-                        game_players::game_id.eq(w.game_id),
-                        game_players::variant.eq(&row.variant),
-                        game_players::outcome.eq(result.name()),
-                        game_players::ended_at.eq(end.ended_at),
-                    ))
-                    .execute(c)?;
-                if row.rated {
-                    users::record_result(c, *user, &row.variant, w.game_id, end.score[i], *result)?;
-                }
             }
             diesel::update(games::table.find(w.game_id))
                 .set((
@@ -304,6 +293,15 @@ pub fn write(conn: &mut DbConn, w: &Write<'_>) -> Result<(), DbError> {
                     games::score_before_north.eq(before[1]),
                 ))
                 .execute(c)?;
+            let listed = history::one(c, w.game_id)?.ok_or(diesel::result::Error::NotFound)?;
+            for (i, (user, result)) in end.players.iter().enumerate() {
+                diesel::insert_into(game_players::table)
+                    .values(Line::of(&listed, *user, result.name()))
+                    .execute(c)?;
+                if row.rated {
+                    users::record_result(c, *user, &row.variant, w.game_id, end.score[i], *result)?;
+                }
+            }
         }
         Ok::<_, diesel::result::Error>(())
     })?;

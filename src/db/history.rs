@@ -4,9 +4,13 @@
 
 use super::games::FINISHED;
 use super::schema::{game_players, games, users};
+use super::users::username_key;
 use super::{DbConn, DbError};
 use diesel::prelude::*;
-use std::collections::HashMap;
+
+// The two players' names come with each game from the same query (rather than a second
+// lookup by id, which could not be kept as a prepared statement).
+diesel::alias!(users as south_user: SouthUser, users as north_user: NorthUser);
 
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = games)]
@@ -26,6 +30,14 @@ pub struct Finished {
     pub score_before_south: Option<i64>,
     pub score_before_north: Option<i64>,
     pub colour_south: Option<String>,
+}
+
+/// A finished game with its players' usernames.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub game: Finished,
+    pub south_name: Option<String>,
+    pub north_name: Option<String>,
 }
 
 /// Where a page starts: just below this game in (ended_at, id) order.
@@ -52,8 +64,8 @@ impl Cursor {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filter {
-    /// Only this player's games; `outcome` then reads from their side.
-    pub player: Option<i64>,
+    /// Only the games of the player of this name; `outcome` then reads from their side.
+    pub player: Option<String>,
     pub variant: Option<String>,
     /// `south`, `north` or `draw` across all games.
     pub result: Option<String>,
@@ -62,45 +74,105 @@ pub struct Filter {
     pub reason: Option<String>,
 }
 
+/// A player's line in the history: their row of a finished game, with everything the
+/// list shows (written when the game ends).
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_players)]
+#[diesel(treat_none_as_default_value = false)]
+pub struct Line {
+    pub user_id: i64,
+    pub game_id: String,
+    pub variant: String,
+    /// `win`, `draw` or `loss` for this player.
+    pub outcome: String,
+    pub ended_at: i64,
+    pub rated: bool,
+    pub base: i32,
+    pub south_id: Option<i64>,
+    pub north_id: Option<i64>,
+    pub south_name: Option<String>,
+    pub north_name: Option<String>,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub steps: i32,
+    pub score_south: Option<i32>,
+    pub score_north: Option<i32>,
+    pub score_before_south: Option<i64>,
+    pub score_before_north: Option<i64>,
+    pub colour_south: Option<String>,
+}
+
+impl Line {
+    /// The line of `game` for the player `user_id`, whose result was `outcome`.
+    pub fn of(game: &Listed, user_id: i64, outcome: &str) -> Line {
+        let g = &game.game;
+        Line {
+            user_id,
+            game_id: g.id.clone(),
+            variant: g.variant.clone(),
+            outcome: outcome.to_string(),
+            ended_at: g.ended_at.unwrap_or(0),
+            rated: g.rated,
+            base: g.base,
+            south_id: g.south_id,
+            north_id: g.north_id,
+            south_name: game.south_name.clone(),
+            north_name: game.north_name.clone(),
+            result: g.result.clone(),
+            reason: g.reason.clone(),
+            steps: g.steps,
+            score_south: g.score_south,
+            score_north: g.score_north,
+            score_before_south: g.score_before_south,
+            score_before_north: g.score_before_north,
+            colour_south: g.colour_south.clone(),
+        }
+    }
+
+    pub fn into_listed(self) -> Listed {
+        Listed {
+            game: Finished {
+                id: self.game_id,
+                variant: self.variant,
+                rated: self.rated,
+                base: self.base,
+                south_id: self.south_id,
+                north_id: self.north_id,
+                result: self.result,
+                reason: self.reason,
+                score_south: self.score_south,
+                score_north: self.score_north,
+                steps: self.steps,
+                ended_at: Some(self.ended_at),
+                score_before_south: self.score_before_south,
+                score_before_north: self.score_before_north,
+                colour_south: self.colour_south,
+            },
+            south_name: self.south_name,
+            north_name: self.north_name,
+        }
+    }
+}
+
 /// One page of finished games matching `f`, newest first, below `before`.
 pub fn page(
     conn: &mut DbConn,
     f: &Filter,
     before: Option<&Cursor>,
     limit: i64,
-) -> Result<Vec<Finished>, DbError> {
-    if let Some(uid) = f.player {
-        let mut q = game_players::table
-            .inner_join(games::table)
-            .filter(game_players::user_id.eq(uid))
-            .into_boxed();
-        if let Some(v) = &f.variant {
-            q = q.filter(game_players::variant.eq(v.clone()));
-        }
-        if let Some(o) = &f.outcome {
-            q = q.filter(game_players::outcome.eq(o.clone()));
-        }
-        if let Some(r) = &f.result {
-            q = q.filter(games::result.eq(r.clone()));
-        }
-        if let Some(r) = &f.reason {
-            q = q.filter(games::reason.eq(r.clone()));
-        }
-        if let Some(c) = before {
-            // The first condition bounds the index range; the second breaks ties.
-            q = q.filter(game_players::ended_at.le(c.ended_at)).filter(
-                game_players::ended_at
-                    .lt(c.ended_at)
-                    .or(game_players::game_id.lt(c.id.clone())),
-            );
-        }
-        return Ok(q
-            .order((game_players::ended_at.desc(), game_players::game_id.desc()))
-            .limit(limit)
-            .select(Finished::as_select())
-            .load(conn)?);
+) -> Result<Vec<Listed>, DbError> {
+    let names = (
+        south_user.field(users::username).nullable(),
+        north_user.field(users::username).nullable(),
+    );
+    if let Some(name) = &f.player {
+        return player_page(conn, name, f, before, limit);
     }
-    let mut q = games::table.filter(games::status.eq(FINISHED)).into_boxed();
+    let mut q = games::table
+        .left_join(south_user.on(games::south_id.eq(south_user.field(users::id).nullable())))
+        .left_join(north_user.on(games::north_id.eq(north_user.field(users::id).nullable())))
+        .filter(games::status.eq(FINISHED))
+        .into_boxed();
     if let Some(v) = &f.variant {
         q = q.filter(games::variant.eq(v.clone()));
     }
@@ -117,25 +189,84 @@ pub fn page(
                 .or(games::id.lt(c.id.clone())),
         );
     }
-    Ok(q.order((games::ended_at.desc(), games::id.desc()))
+    let found = q
+        .order((games::ended_at.desc(), games::id.desc()))
         .limit(limit)
-        .select(Finished::as_select())
-        .load(conn)?)
+        .select((Finished::as_select(), names))
+        .load(conn)?;
+    Ok(listed(found))
 }
 
-/// Usernames of the players in `rows`, by id.
-pub fn names(conn: &mut DbConn, rows: &[Finished]) -> Result<HashMap<i64, String>, DbError> {
-    let mut ids: Vec<i64> = rows
-        .iter()
-        .flat_map(|r| [r.south_id, r.north_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    Ok(users::table
-        .filter(users::id.eq_any(ids))
-        .select((users::id, users::username))
-        .load::<(i64, String)>(conn)?
-        .into_iter()
-        .collect())
+/// The game `id` as the history lists it, with its players' names.
+pub fn one(conn: &mut DbConn, id: &str) -> QueryResult<Option<Listed>> {
+    let found = games::table
+        .left_join(south_user.on(games::south_id.eq(south_user.field(users::id).nullable())))
+        .left_join(north_user.on(games::north_id.eq(north_user.field(users::id).nullable())))
+        .filter(games::id.eq(id))
+        .select((
+            Finished::as_select(),
+            (
+                south_user.field(users::username).nullable(),
+                north_user.field(users::username).nullable(),
+            ),
+        ))
+        .first(conn)
+        .optional()?;
+    Ok(found.map(|row| listed(vec![row]).remove(0)))
+}
+
+/// A player's games, from their own history lines alone (one index range), found by
+/// the player's name in the same query.
+fn player_page(
+    conn: &mut DbConn,
+    name: &str,
+    f: &Filter,
+    before: Option<&Cursor>,
+    limit: i64,
+) -> Result<Vec<Listed>, DbError> {
+    let mut q = game_players::table
+        .inner_join(users::table)
+        .filter(users::username_key.eq(username_key(name)))
+        .into_boxed();
+    if let Some(v) = &f.variant {
+        q = q.filter(game_players::variant.eq(v.clone()));
+    }
+    if let Some(o) = &f.outcome {
+        q = q.filter(game_players::outcome.eq(o.clone()));
+    }
+    if let Some(r) = &f.result {
+        q = q.filter(game_players::result.eq(r.clone()));
+    }
+    if let Some(r) = &f.reason {
+        q = q.filter(game_players::reason.eq(r.clone()));
+    }
+    if let Some(c) = before {
+        // The first condition bounds the index range; the second breaks ties.
+        q = q.filter(game_players::ended_at.le(c.ended_at)).filter(
+            game_players::ended_at
+                .lt(c.ended_at)
+                .or(game_players::game_id.lt(c.id.clone())),
+        );
+    }
+    Ok(
+        q.order((game_players::ended_at.desc(), game_players::game_id.desc()))
+            .limit(limit)
+            .select(Line::as_select())
+            .load(conn)?
+            .into_iter()
+            .map(Line::into_listed)
+            .collect(),
+    )
+}
+
+type Row = (Finished, (Option<String>, Option<String>));
+
+fn listed(rows: Vec<Row>) -> Vec<Listed> {
+    rows.into_iter()
+        .map(|(game, (south_name, north_name))| Listed {
+            game,
+            south_name,
+            north_name,
+        })
+        .collect()
 }

@@ -21,6 +21,7 @@ diesel::table! {
         games -> Integer,
         streak -> Integer,
         best_streak -> Integer,
+        recent_scores -> Text,
     }
 }
 
@@ -93,6 +94,20 @@ diesel::table! {
         variant -> Text,
         outcome -> Text,
         ended_at -> BigInt,
+        rated -> Bool,
+        base -> Integer,
+        south_id -> Nullable<BigInt>,
+        north_id -> Nullable<BigInt>,
+        south_name -> Nullable<Text>,
+        north_name -> Nullable<Text>,
+        result -> Nullable<Text>,
+        reason -> Nullable<Text>,
+        steps -> Integer,
+        score_south -> Nullable<Integer>,
+        score_north -> Nullable<Integer>,
+        score_before_south -> Nullable<BigInt>,
+        score_before_north -> Nullable<BigInt>,
+        colour_south -> Nullable<Text>,
     }
 }
 

@@ -174,6 +174,24 @@ impl GameResult {
     }
 }
 
+/// How many of a player's latest scores `user_stats.recent_scores` keeps for the chart.
+pub const RECENT_SCORES: usize = 200;
+
+/// `trail` (comma-separated scores, oldest first) with `score` added at the end and
+/// only the latest `RECENT_SCORES` kept.
+pub fn push_recent_score(trail: &str, score: i64) -> String {
+    let mut scores: Vec<&str> = trail.split(',').filter(|s| !s.is_empty()).collect();
+    let keep_from = (scores.len() + 1).saturating_sub(RECENT_SCORES);
+    let score = score.to_string();
+    scores.push(&score);
+    scores[keep_from..].join(",")
+}
+
+/// The scores of a `recent_scores` trail, oldest first (anything unreadable is skipped).
+pub fn parse_recent_scores(trail: &str) -> Vec<i64> {
+    trail.split(',').filter_map(|s| s.parse().ok()).collect()
+}
+
 /// Applies one player's result of a finished game, inside the caller's transaction.
 pub fn record_result(
     conn: &mut DbConn,
@@ -183,9 +201,9 @@ pub fn record_result(
     delta: i32,
     result: GameResult,
 ) -> Result<i64, diesel::result::Error> {
-    let s: Stats = user_stats::table
+    let (s, trail): (Stats, String) = user_stats::table
         .find((user_id, variant))
-        .select(Stats::as_select())
+        .select((Stats::as_select(), user_stats::recent_scores))
         .first(conn)?;
     let score = s.score + delta as i64;
     let (w, d, l) = match result {
@@ -207,6 +225,7 @@ pub fn record_result(
             user_stats::games.eq(s.games + 1),
             user_stats::streak.eq(streak),
             user_stats::best_streak.eq(s.best_streak.max(streak)),
+            user_stats::recent_scores.eq(push_recent_score(&trail, score)),
         ))
         .execute(conn)?;
     diesel::insert_into(score_history::table)
@@ -241,18 +260,21 @@ pub fn score_history(
         .load(conn)?)
 }
 
-/// A player's latest `limit` scores after each rated game, newest first.
-pub fn recent_scores(
-    conn: &mut DbConn,
-    user_id: i64,
-    variant: &str,
-    limit: i64,
-) -> Result<Vec<i64>, DbError> {
-    Ok(score_history::table
-        .filter(score_history::user_id.eq(user_id))
-        .filter(score_history::variant.eq(variant))
-        .order(score_history::id.desc())
-        .limit(limit)
-        .select(score_history::score_after)
-        .load(conn)?)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_score_trail_keeps_the_latest_scores_oldest_first() {
+        assert_eq!(push_recent_score("", 5), "5");
+        assert_eq!(push_recent_score("5", -3), "5,-3");
+        let mut trail = String::new();
+        for s in 0..(RECENT_SCORES as i64 + 7) {
+            trail = push_recent_score(&trail, s);
+        }
+        let scores = parse_recent_scores(&trail);
+        assert_eq!(scores.len(), RECENT_SCORES);
+        assert_eq!(scores.first(), Some(&7));
+        assert_eq!(scores.last(), Some(&(RECENT_SCORES as i64 + 6)));
+    }
 }

@@ -69,10 +69,16 @@ pub async fn blocking<T: Send + 'static>(
     pool: &Pool,
     f: impl FnOnce(&mut db::DbConn) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
+    let turn = pool.turn().await;
     let pool = pool.clone();
     actix_web::web::block(move || {
         let mut conn = pool.get().map_err(AppError::internal)?;
-        f(&mut conn)
+        let done = f(&mut conn);
+        // The next in line goes as soon as the work is done, not once this request's
+        // thread has been woken again.
+        drop(conn);
+        drop(turn);
+        done
     })
     .await?
 }

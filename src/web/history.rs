@@ -5,7 +5,8 @@ use super::auth::{user_id, username, validate_username};
 use super::chart::score_chart;
 use super::i18n::Lang;
 use super::page_cache::PageCache;
-use crate::db::history::{self, Cursor, Filter, Finished};
+use crate::db::history::{self, Cursor, Filter, Listed};
+use crate::db::profiles::{self, Profile};
 use crate::db::schema::{user_stats, users};
 use crate::db::users::{self as dbusers, Stats, User};
 use crate::db::{DbConn, DbError};
@@ -99,38 +100,60 @@ pub(super) fn date(ms: Option<i64>) -> String {
         .unwrap_or_default()
 }
 
-fn rows(found: Vec<Finished>, names: &HashMap<i64, String>, en: bool) -> Vec<HistoryRow> {
+fn rows(found: Vec<Listed>, en: bool) -> Vec<HistoryRow> {
     found
         .into_iter()
-        .map(|g| {
-            let result = g.result.clone().unwrap_or_default();
-            let side = |id: Option<i64>, before: Option<i64>, change: Option<i32>, seat: &str| {
-                id.map(|id| Side {
-                    name: names.get(&id).cloned().unwrap_or_default(),
-                    rank: Rank::for_score(before.unwrap_or(0)),
-                    score_change: change,
-                    won: result == seat,
-                })
-            };
-            HistoryRow {
-                sides: [
-                    side(g.south_id, g.score_before_south, g.score_south, "south"),
-                    side(g.north_id, g.score_before_north, g.score_north, "north"),
-                ],
-                reason_text: reason_text(
-                    Some(g.variant.as_str()),
-                    g.reason.as_deref().unwrap_or(""),
-                    en,
-                ),
-                reason: g.reason.clone().unwrap_or_default(),
-                id: g.id,
-                variant: g.variant,
-                rated: g.rated,
-                result,
-                steps: g.steps,
-                date: date(g.ended_at),
-            }
-        })
+        .map(
+            |Listed {
+                 game: g,
+                 south_name,
+                 north_name,
+             }| {
+                let result = g.result.clone().unwrap_or_default();
+                let side = |id: Option<i64>,
+                            name: Option<String>,
+                            before: Option<i64>,
+                            change: Option<i32>,
+                            seat: &str| {
+                    id.map(|_| Side {
+                        name: name.unwrap_or_default(),
+                        rank: Rank::for_score(before.unwrap_or(0)),
+                        score_change: change,
+                        won: result == seat,
+                    })
+                };
+                HistoryRow {
+                    sides: [
+                        side(
+                            g.south_id,
+                            south_name,
+                            g.score_before_south,
+                            g.score_south,
+                            "south",
+                        ),
+                        side(
+                            g.north_id,
+                            north_name,
+                            g.score_before_north,
+                            g.score_north,
+                            "north",
+                        ),
+                    ],
+                    reason_text: reason_text(
+                        Some(g.variant.as_str()),
+                        g.reason.as_deref().unwrap_or(""),
+                        en,
+                    ),
+                    reason: g.reason.clone().unwrap_or_default(),
+                    id: g.id,
+                    variant: g.variant,
+                    rated: g.rated,
+                    result,
+                    steps: g.steps,
+                    date: date(g.ended_at),
+                }
+            },
+        )
         .collect()
 }
 
@@ -245,23 +268,28 @@ async fn history_page(
     );
     let en = lang.en;
     let found = blocking(hub.pool(), move |c| {
-        let uid = match &player_f {
-            Some(name) => match validate_username(name).ok().and(dbusers::by_name(c, name)?) {
-                Some(u) => Some(u.id),
-                None => return Ok(None),
-            },
-            None => None,
-        };
+        if player_f
+            .as_deref()
+            .is_some_and(|n| validate_username(n).is_err())
+        {
+            return Ok(None);
+        }
         let filter = Filter {
-            player: uid,
+            player: player_f.clone(),
             variant: variant_f,
             result: if is_owner { None } else { result_f.clone() },
             outcome: if is_owner { result_f } else { None },
             reason: reason_f,
         };
         let found = history::page(c, &filter, before_f.as_ref(), HISTORY_PAGE)?;
-        let names = history::names(c, &found)?;
-        Ok(Some((found, names)))
+        // No games may also mean no such player: only then is it worth asking.
+        if found.is_empty()
+            && let Some(name) = &player_f
+            && dbusers::by_name(c, name)?.is_none()
+        {
+            return Ok(None);
+        }
+        Ok(Some(found))
     })
     .await?;
     if owner.is_some() && found.is_none() {
@@ -271,12 +299,12 @@ async fn history_page(
         )));
     }
     let unknown_player = found.is_none();
-    let (found, names) = found.unwrap_or_default();
+    let found = found.unwrap_or_default();
     let next = (found.len() as i64 == HISTORY_PAGE).then(|| {
         let last = found.last().expect("a full page has a last row");
         let cursor = Cursor {
-            ended_at: last.ended_at.unwrap_or(0),
-            id: last.id.clone(),
+            ended_at: last.game.ended_at.unwrap_or(0),
+            id: last.game.id.clone(),
         }
         .encode();
         query_string(&[
@@ -360,7 +388,7 @@ async fn history_page(
         ),
         results: options(result_choices, result.as_deref(), en),
         reasons: options(&reason_refs, reason.as_deref(), en),
-        rows: rows(found, &names, en),
+        rows: rows(found, en),
         next,
         first,
         unknown_player,
@@ -661,8 +689,8 @@ pub struct ProfileQuery {
     variant: Option<String>,
 }
 
-/// How many points the profile chart shows, most recent last.
-const CHART_POINTS: i64 = 200;
+/// How many of a player's games the profile lists.
+const RECENT_GAMES: i64 = 10;
 
 pub async fn profile(
     hub: web::Data<Arc<Hub>>,
@@ -677,30 +705,27 @@ pub async fn profile(
     let v = variant.clone();
     let lookup = name.clone();
     let en = lang.en;
-    let (user, stats, scores, recent) = blocking(hub.pool(), move |c| {
-        let user = validate_username(&lookup)
-            .ok()
-            .and(dbusers::by_name(c, &lookup)?)
-            .ok_or_else(|| AppError::NotFound(format!("no player {lookup:?}")))?;
-        let stats = dbusers::stats(c, user.id, &v)?;
-        let mut scores = dbusers::recent_scores(c, user.id, &v, CHART_POINTS)?;
-        scores.reverse();
-        let filter = Filter {
-            player: Some(user.id),
-            variant: Some(v.clone()),
-            ..Filter::default()
-        };
-        let found = history::page(c, &filter, None, 10)?;
-        let names = history::names(c, &found)?;
-        Ok((user, stats, scores, rows(found, &names, en)))
+    let profile = blocking(hub.pool(), move |c| {
+        match validate_username(&lookup) {
+            Ok(()) => profiles::by_name(c, &lookup, &v, RECENT_GAMES)?,
+            Err(_) => None,
+        }
+        .ok_or_else(|| AppError::NotFound(format!("no player {lookup:?}")))
     })
     .await?;
+    let Profile {
+        username: name,
+        stats,
+        scores,
+        recent,
+    } = profile;
+    let recent = rows(recent, en);
     let rank = Rank::for_score(stats.score);
     let page = ProfilePage {
         user: username(&hub, &session).await,
-        title: user.username.clone(),
+        title: name.clone(),
         en,
-        name: user.username,
+        name,
         variant,
         score: stats.score,
         next: rank.next(),

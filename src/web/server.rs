@@ -20,6 +20,7 @@ pub struct ServeConfig {
     pub deploy_seconds: u32,
     pub secure_cookies: bool,
     pub workers: usize,
+    pub db_connections: u32,
 }
 
 /// Request bodies and socket frames are capped at this size.
@@ -88,7 +89,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// Runs the service until it is stopped. Prints `junqi listening on http://ADDR` once
 /// the socket is bound (tests read this line to find the port).
 pub async fn run(config: ServeConfig) -> io::Result<()> {
-    let pool = db::connect(&config.database_url, 16).map_err(io::Error::other)?;
+    let pool =
+        db::connect(&config.database_url, config.db_connections).map_err(io::Error::other)?;
     let key = session_key(&pool).map_err(io::Error::other)?;
     let hub = Hub::new(
         pool,

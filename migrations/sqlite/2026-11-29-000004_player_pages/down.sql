@@ -1,0 +1,17 @@
+ALTER TABLE user_stats DROP COLUMN recent_scores;
+DROP INDEX game_players_history;
+CREATE INDEX game_players_recent ON game_players (user_id, ended_at DESC, game_id DESC);
+ALTER TABLE game_players DROP COLUMN colour_south;
+ALTER TABLE game_players DROP COLUMN score_before_north;
+ALTER TABLE game_players DROP COLUMN score_before_south;
+ALTER TABLE game_players DROP COLUMN score_north;
+ALTER TABLE game_players DROP COLUMN score_south;
+ALTER TABLE game_players DROP COLUMN steps;
+ALTER TABLE game_players DROP COLUMN reason;
+ALTER TABLE game_players DROP COLUMN result;
+ALTER TABLE game_players DROP COLUMN north_name;
+ALTER TABLE game_players DROP COLUMN south_name;
+ALTER TABLE game_players DROP COLUMN north_id;
+ALTER TABLE game_players DROP COLUMN south_id;
+ALTER TABLE game_players DROP COLUMN base;
+ALTER TABLE game_players DROP COLUMN rated;
