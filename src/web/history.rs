@@ -427,6 +427,10 @@ async fn cached(
         .uri()
         .path_and_query()
         .map_or_else(|| req.path().to_string(), |p| p.as_str().to_string());
+    if let Some(body) = cache.get(&url, lang.en, hub.games_ended()) {
+        return Ok(lang.html(body.to_string()));
+    }
+    let _turn = cache.turn_to_render(&url, lang.en).await;
     // Read before rendering: a game ending meanwhile makes this copy lapse.
     let ended = hub.games_ended();
     if let Some(body) = cache.get(&url, lang.en, ended) {
