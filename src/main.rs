@@ -1,7 +1,8 @@
 use clap::Parser;
 
-// A page allocates and frees many small strings and rows from several threads; glibc's
-// allocator spent a seventh of a profile page's CPU on that (measured in BENCHMARKS.md).
+// A page allocates and frees many small strings and rows across threads: glibc's
+// allocator took about a seventh of a profile page's CPU, and with mimalloc SQLite
+// pages serve about 9% more (BENCHMARKS.md, fourth round).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
