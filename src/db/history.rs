@@ -12,6 +12,25 @@ use diesel::prelude::*;
 // lookup by id, which could not be kept as a prepared statement).
 diesel::alias!(users as south_user: SouthUser, users as north_user: NorthUser);
 
+/// `games` joined to both players, for selecting `(Finished, names!())`.
+macro_rules! games_with_names {
+    () => {
+        games::table
+            .left_join(south_user.on(games::south_id.eq(south_user.field(users::id).nullable())))
+            .left_join(north_user.on(games::north_id.eq(north_user.field(users::id).nullable())))
+    };
+}
+
+/// The two players' names, from `games_with_names!()`.
+macro_rules! names {
+    () => {
+        (
+            south_user.field(users::username).nullable(),
+            north_user.field(users::username).nullable(),
+        )
+    };
+}
+
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = games)]
 pub struct Finished {
@@ -161,16 +180,10 @@ pub fn page(
     before: Option<&Cursor>,
     limit: i64,
 ) -> Result<Vec<Listed>, DbError> {
-    let names = (
-        south_user.field(users::username).nullable(),
-        north_user.field(users::username).nullable(),
-    );
     if let Some(name) = &f.player {
         return player_page(conn, name, f, before, limit);
     }
-    let mut q = games::table
-        .left_join(south_user.on(games::south_id.eq(south_user.field(users::id).nullable())))
-        .left_join(north_user.on(games::north_id.eq(north_user.field(users::id).nullable())))
+    let mut q = games_with_names!()
         .filter(games::status.eq(FINISHED))
         .into_boxed();
     if let Some(v) = &f.variant {
@@ -189,30 +202,23 @@ pub fn page(
                 .or(games::id.lt(c.id.clone())),
         );
     }
-    let found = q
-        .order((games::ended_at.desc(), games::id.desc()))
+    Ok(q.order((games::ended_at.desc(), games::id.desc()))
         .limit(limit)
-        .select((Finished::as_select(), names))
-        .load(conn)?;
-    Ok(listed(found))
+        .select((Finished::as_select(), names!()))
+        .load::<Row>(conn)?
+        .into_iter()
+        .map(Listed::from)
+        .collect())
 }
 
 /// The game `id` as the history lists it, with its players' names.
 pub fn one(conn: &mut DbConn, id: &str) -> QueryResult<Option<Listed>> {
-    let found = games::table
-        .left_join(south_user.on(games::south_id.eq(south_user.field(users::id).nullable())))
-        .left_join(north_user.on(games::north_id.eq(north_user.field(users::id).nullable())))
+    Ok(games_with_names!()
         .filter(games::id.eq(id))
-        .select((
-            Finished::as_select(),
-            (
-                south_user.field(users::username).nullable(),
-                north_user.field(users::username).nullable(),
-            ),
-        ))
-        .first(conn)
-        .optional()?;
-    Ok(found.map(|row| listed(vec![row]).remove(0)))
+        .select((Finished::as_select(), names!()))
+        .first::<Row>(conn)
+        .optional()?
+        .map(Listed::from))
 }
 
 /// A player's games, from their own history lines alone (one index range), found by
@@ -261,12 +267,12 @@ fn player_page(
 
 type Row = (Finished, (Option<String>, Option<String>));
 
-fn listed(rows: Vec<Row>) -> Vec<Listed> {
-    rows.into_iter()
-        .map(|(game, (south_name, north_name))| Listed {
+impl From<Row> for Listed {
+    fn from((game, (south_name, north_name)): Row) -> Listed {
+        Listed {
             game,
             south_name,
             north_name,
-        })
-        .collect()
+        }
+    }
 }

@@ -106,9 +106,10 @@ impl DerefMut for Pooled {
     }
 }
 
-/// A connection handed back this recently is given out again without a test query: on PostgreSQL the test is a round trip to the server on every
-/// checkout, which under load cost as much as a page's own queries. (Connection pools
-/// such as HikariCP skip the test in the same way.)
+/// A connection handed back this recently is given out again without a test query: on
+/// PostgreSQL the test is a round trip to the server on every checkout, which under
+/// load cost as much as a page's own queries. (Connection pools such as HikariCP skip
+/// the test in the same way.)
 const TRUSTED_FOR: Duration = Duration::from_millis(500);
 
 impl r2d2::ManageConnection for Manager {
@@ -260,31 +261,30 @@ pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
     })
 }
 
-pub fn run_migrations(conn: &mut DbConn) -> Result<(), DbError> {
-    let done = match conn {
-        DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
-        DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
+/// Runs one `MigrationHarness` method with the connection's own backend and migrations.
+macro_rules! migrate {
+    ($conn:expr, $method:ident) => {
+        match $conn {
+            DbConn::Sqlite(c) => c.$method(SQLITE_MIGRATIONS).map(|_| ()),
+            DbConn::Postgres(c) => c.$method(POSTGRES_MIGRATIONS).map(|_| ()),
+        }
+        .map_err(|e| DbError::Migration(e.to_string()))
     };
-    done.map_err(|e| DbError::Migration(e.to_string()))
+}
+
+pub fn run_migrations(conn: &mut DbConn) -> Result<(), DbError> {
+    migrate!(conn, run_pending_migrations)
 }
 
 /// Reverts the newest applied migration (a downgrade by one step); the tests use it to
 /// build data in the shape an older release stored.
 pub fn revert_last_migration(conn: &mut DbConn) -> Result<(), DbError> {
-    let done = match conn {
-        DbConn::Sqlite(c) => c.revert_last_migration(SQLITE_MIGRATIONS).map(|_| ()),
-        DbConn::Postgres(c) => c.revert_last_migration(POSTGRES_MIGRATIONS).map(|_| ()),
-    };
-    done.map_err(|e| DbError::Migration(e.to_string()))
+    migrate!(conn, revert_last_migration)
 }
 
 /// Reverts every migration; used by the tests that check migrations go down cleanly.
 pub fn revert_all_migrations(conn: &mut DbConn) -> Result<(), DbError> {
-    let done = match conn {
-        DbConn::Sqlite(c) => c.revert_all_migrations(SQLITE_MIGRATIONS).map(|_| ()),
-        DbConn::Postgres(c) => c.revert_all_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
-    };
-    done.map_err(|e| DbError::Migration(e.to_string()))
+    migrate!(conn, revert_all_migrations)
 }
 
 /// A named value kept by the server itself, such as the session signing key.

@@ -241,25 +241,6 @@ pub fn record_result(
     Ok(score)
 }
 
-/// A player's score history in a variant, oldest first: (game id, delta, score after, time).
-pub fn score_history(
-    conn: &mut DbConn,
-    user_id: i64,
-    variant: &str,
-) -> Result<Vec<(String, i32, i64, i64)>, DbError> {
-    Ok(score_history::table
-        .filter(score_history::user_id.eq(user_id))
-        .filter(score_history::variant.eq(variant))
-        .order(score_history::id.asc())
-        .select((
-            score_history::game_id,
-            score_history::delta,
-            score_history::score_after,
-            score_history::created_at,
-        ))
-        .load(conn)?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

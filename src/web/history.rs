@@ -101,60 +101,54 @@ pub(super) fn date(ms: Option<i64>) -> String {
 }
 
 fn rows(found: Vec<Listed>, en: bool) -> Vec<HistoryRow> {
-    found
-        .into_iter()
-        .map(
-            |Listed {
-                 game: g,
-                 south_name,
-                 north_name,
-             }| {
-                let result = g.result.clone().unwrap_or_default();
-                let side = |id: Option<i64>,
-                            name: Option<String>,
-                            before: Option<i64>,
-                            change: Option<i32>,
-                            seat: &str| {
-                    id.map(|_| Side {
-                        name: name.unwrap_or_default(),
-                        rank: Rank::for_score(before.unwrap_or(0)),
-                        score_change: change,
-                        won: result == seat,
-                    })
-                };
-                HistoryRow {
-                    sides: [
-                        side(
-                            g.south_id,
-                            south_name,
-                            g.score_before_south,
-                            g.score_south,
-                            "south",
-                        ),
-                        side(
-                            g.north_id,
-                            north_name,
-                            g.score_before_north,
-                            g.score_north,
-                            "north",
-                        ),
-                    ],
-                    reason_text: reason_text(
-                        Some(g.variant.as_str()),
-                        g.reason.as_deref().unwrap_or(""),
-                        en,
-                    ),
-                    reason: g.reason.clone().unwrap_or_default(),
-                    id: g.id,
-                    variant: g.variant,
-                    rated: g.rated,
-                    result,
-                    steps: g.steps,
-                    date: date(g.ended_at),
-                }
-            },
-        )
-        .collect()
+    found.into_iter().map(|l| row(l, en)).collect()
+}
+
+fn row(listed: Listed, en: bool) -> HistoryRow {
+    let g = listed.game;
+    let result = g.result.clone().unwrap_or_default();
+    let side = |id: Option<i64>,
+                name: Option<String>,
+                before: Option<i64>,
+                change: Option<i32>,
+                seat: &str| {
+        id.map(|_| Side {
+            name: name.unwrap_or_default(),
+            rank: Rank::for_score(before.unwrap_or(0)),
+            score_change: change,
+            won: result == seat,
+        })
+    };
+    HistoryRow {
+        sides: [
+            side(
+                g.south_id,
+                listed.south_name,
+                g.score_before_south,
+                g.score_south,
+                "south",
+            ),
+            side(
+                g.north_id,
+                listed.north_name,
+                g.score_before_north,
+                g.score_north,
+                "north",
+            ),
+        ],
+        reason_text: reason_text(
+            Some(g.variant.as_str()),
+            g.reason.as_deref().unwrap_or(""),
+            en,
+        ),
+        reason: g.reason.clone().unwrap_or_default(),
+        id: g.id,
+        variant: g.variant,
+        rated: g.rated,
+        result,
+        steps: g.steps,
+        date: date(g.ended_at),
+    }
 }
 
 #[derive(Deserialize, Default)]
