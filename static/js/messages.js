@@ -1,0 +1,305 @@
+// @ts-check
+// The messages of the game and lobby sockets (docs/protocol.md, protocol v2), as JSDoc
+// types for the type checker. One `@typedef {Object}` per message and payload, each
+// followed by its `@property` lines, so that a test on the server side can read this
+// file and keep it in step with the Rust types. Nothing here runs.
+
+/** @typedef {'south'|'north'} Seat */
+/** @typedef {'red'|'blue'} Colour */
+/** @typedef {{south: Colour, north: Colour}} Colours */
+/** @typedef {{flip: string}|{move: {from: string, to: string}}} LegalAction */
+
+/**
+ * @typedef {Object} Cell
+ * @property {string} [piece]
+ * @property {Colour} [colour]
+ * @property {'up'|'down'} face
+ */
+
+/**
+ * @typedef {Object} Tally
+ * @property {string} piece
+ * @property {Colour} colour
+ * @property {number} up
+ * @property {number} down
+ * @property {number} removed
+ */
+
+/**
+ * @typedef {Object} Clock
+ * @property {Seat} to_move
+ * @property {number} remaining_ms
+ * @property {number} seconds_per_action
+ */
+
+/**
+ * @typedef {Object} Presence
+ * @property {{south: boolean, north: boolean}} connected
+ * @property {{south: number|null, north: number|null}} escape_ms
+ */
+
+/**
+ * @typedef {Object} ScoreRule
+ * @property {string} code
+ * @property {number} [times]
+ * @property {number} [bonus]
+ * @property {number} [lost]
+ */
+
+/**
+ * @typedef {Object} Result
+ * @property {Seat|null} winner
+ * @property {string} reason
+ * @property {{south: number, north: number}|null} [score]
+ * @property {number} [base]
+ * @property {ScoreRule|null} [rule]
+ */
+
+/**
+ * @typedef {Object} Status
+ * @property {Seat} to_move
+ * @property {number} steps
+ * @property {number} quiet_steps
+ * @property {{south: number, north: number}} timeouts
+ * @property {{south: number|null, north: number|null}} draw_offers_left
+ * @property {Seat|null} open_offer
+ * @property {Colours|null} colours
+ */
+
+/**
+ * @typedef {Object} Rematch
+ * @property {boolean} south
+ * @property {boolean} north
+ * @property {string|null} next
+ */
+
+/**
+ * @typedef {Object} PlayerRef
+ * @property {string} username
+ * @property {string|null} [display_name]
+ * @property {number} [score]
+ * @property {Rank} [rank]
+ */
+
+/**
+ * @typedef {Object} Rank
+ * @property {number} [level]
+ * @property {string} chinese
+ * @property {string} english
+ * @property {number} [from_score]
+ * @property {Rank|null} [next]
+ * @property {number} [progress]
+ */
+
+/**
+ * @typedef {Object} Player
+ * @property {string} username
+ * @property {string|null} [display_name]
+ * @property {string} [variant]
+ * @property {number} score
+ * @property {Rank} rank
+ * @property {number} [wins]
+ * @property {number} [draws]
+ * @property {number} [losses]
+ * @property {number} [games]
+ */
+
+/**
+ * @typedef {Object} GameSummary
+ * @property {string} id
+ * @property {'flip'|'standard'} variant
+ * @property {'open'|'running'|'finished'|'cancelled'} status
+ * @property {boolean} rated
+ * @property {number} seconds_per_action
+ * @property {number} [base]
+ * @property {{south: PlayerRef|null, north: PlayerRef|null}} [players]
+ * @property {PlayerRef} [creator]
+ * @property {'south'|'north'|'draw'|null} [result]
+ * @property {string|null} [reason]
+ * @property {{south: number, north: number}|null} [score]
+ * @property {string|null} [commitment]
+ * @property {number} [steps]
+ */
+
+/**
+ * @typedef {Object} View
+ * @property {string} [variant]
+ * @property {Seat} to_move
+ * @property {Colours|null} colours
+ * @property {number} steps
+ * @property {number} quiet_steps
+ * @property {number} [quiet_steps_to_draw]
+ * @property {number|null} [steps_to_draw]
+ * @property {{south: number, north: number}} timeouts
+ * @property {number} [timeouts_to_lose]
+ * @property {{south: number|null, north: number|null}} draw_offers_left
+ * @property {Seat|null} open_offer
+ * @property {number} [steps_before_resign_or_draw]
+ * @property {{winner: Seat|null, reason: string}|null} [outcome]
+ * @property {Record<string, Cell>} board
+ * @property {LegalAction[]} legal
+ * @property {LegalAction[]} repetition_warnings
+ * @property {Tally[]} tallies
+ */
+
+/**
+ * @typedef {Object} Violation
+ * @property {string} code
+ * @property {string} [square]
+ * @property {string} [message]
+ */
+
+/**
+ * @typedef {Object} Deploy
+ * @property {number} remaining_ms
+ * @property {number} seconds
+ * @property {{south: boolean, north: boolean}} ready
+ * @property {Record<string, string|{piece: string}>|null} layout
+ * @property {Violation[]} violations
+ * @property {Colour} [colour]
+ */
+
+/**
+ * @typedef {Object} State
+ * @property {GameSummary} game
+ * @property {Seat|null} you
+ * @property {View|null} view
+ * @property {Clock|null} clock
+ * @property {Rematch} rematch
+ * @property {Deploy|null} deploy
+ * @property {Record<string, string>} [marks]
+ * @property {Presence} [presence]
+ * @property {{south: boolean, north: boolean}} [connected]
+ * @property {GameEvent|null} [last]
+ * @property {Result|null} [result]
+ */
+
+/**
+ * @typedef {Object} GameEvent
+ * @property {string} kind
+ * @property {Seat} [seat]
+ * @property {string} [at]
+ * @property {string} [piece]
+ * @property {Colour} [colour]
+ * @property {string} [from]
+ * @property {string} [to]
+ * @property {Cell} [mover]
+ * @property {Cell} [target]
+ * @property {'attacker_wins'|'defender_wins'|'both_removed'} [combat]
+ * @property {string[]} [route]
+ * @property {Record<string, Cell|null>} [board]
+ * @property {Tally[]} [tallies]
+ * @property {Status} [status]
+ * @property {Colours} [colours_assigned]
+ * @property {boolean} [offer_lapsed]
+ * @property {string[]} [flags_revealed]
+ * @property {{winner: Seat|null, reason: string}} [outcome]
+ * @property {Result} [result]
+ * @property {{south: number, north: number}} [score]
+ * @property {LegalAction[]} [legal]
+ * @property {LegalAction[]} [repetition_warnings]
+ * @property {Clock|null} [clock]
+ * @property {string} [next]
+ * @property {number} [at_ms]
+ */
+
+/**
+ * @typedef {Object} ErrorData
+ * @property {string} code
+ * @property {string} message
+ * @property {string} [reason]
+ * @property {Violation[]} [violations]
+ */
+
+/**
+ * @typedef {Object} Phrase
+ * @property {Seat} seat
+ * @property {string} id
+ */
+
+/**
+ * @typedef {Object} OpenGame
+ * @property {string} id
+ * @property {'flip'|'standard'} variant
+ * @property {number} seconds_per_action
+ * @property {boolean} rated
+ * @property {PlayerRef} creator
+ * @property {string} [created_at]
+ */
+
+/**
+ * @typedef {Object} StateMsg
+ * @property {'state'} t
+ * @property {number} v
+ * @property {State} d
+ */
+
+/**
+ * @typedef {Object} EventMsg
+ * @property {'event'} t
+ * @property {number} v
+ * @property {GameEvent} d
+ */
+
+/**
+ * @typedef {Object} AckMsg
+ * @property {'ack'} t
+ * @property {number} a
+ * @property {number} v
+ */
+
+/**
+ * @typedef {Object} ErrorMsg
+ * @property {'error'} t
+ * @property {ErrorData} d
+ * @property {number} [a]
+ */
+
+/**
+ * @typedef {Object} PongMsg
+ * @property {'pong'} t
+ */
+
+/**
+ * @typedef {Object} DeployMsg
+ * @property {'deploy'} t
+ * @property {Deploy} d
+ */
+
+/**
+ * @typedef {Object} MarksMsg
+ * @property {'marks'} t
+ * @property {Record<string, string>} d
+ */
+
+/**
+ * @typedef {Object} PresenceMsg
+ * @property {'presence'} t
+ * @property {Presence} d
+ */
+
+/**
+ * @typedef {Object} PhraseMsg
+ * @property {'phrase'} t
+ * @property {Phrase} d
+ */
+
+/**
+ * @typedef {Object} LobbyMsg
+ * @property {'lobby'} t
+ * @property {{open: OpenGame[]}} d
+ */
+
+/** @typedef {StateMsg|EventMsg|AckMsg|ErrorMsg|PongMsg|DeployMsg|MarksMsg|PresenceMsg|PhraseMsg|LobbyMsg} ServerMsg */
+
+/**
+ * @typedef {Object} Replay
+ * @property {'flip'|'standard'} variant
+ * @property {{board: Record<string, Cell>, tallies: Tally[], status: Status}} start
+ * @property {GameEvent[]} steps
+ * @property {Result} result
+ * @property {Record<string, any>} [players]
+ * @property {Colours|null} [colours]
+ */
+
+export {};
