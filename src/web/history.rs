@@ -1,6 +1,7 @@
 //! The pages people use to look back: game history (everyone's and a player's), the
 //! rank ladder and player profiles. All server-rendered; no script needed.
 
+use super::assets::filters;
 use super::auth::{user_id, username, validate_username};
 use super::chart::score_chart;
 use super::i18n::Lang;

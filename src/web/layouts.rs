@@ -2,6 +2,7 @@
 //! import from a `junqi-layout/1` file) and the page that manages them. A player only
 //! ever reaches their own layouts; someone else's id is answered as unknown.
 
+use super::assets::filters;
 use super::auth::{require_user, user_id, username};
 use super::i18n::Lang;
 use super::server::MAX_BODY;

@@ -1,6 +1,7 @@
 //! Server-rendered pages. The board and the live parts are drawn by the page's script
 //! from the API and the sockets.
 
+use super::assets::filters;
 use super::auth::username;
 use super::i18n::Lang;
 use crate::error::AppError;

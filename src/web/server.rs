@@ -82,7 +82,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/@/{name}", web::get().to(history::profile))
     .route("/@/{name}/games", web::get().to(history::player_games))
     .route("/game/{id}", web::get().to(pages::game))
-    .route("/static/{name}", web::get().to(assets::asset))
+    .route("/static/{path:.*}", web::get().to(assets::asset))
     .route("/favicon.ico", web::get().to(assets::favicon));
 }
 
