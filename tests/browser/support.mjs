@@ -85,3 +85,42 @@ export function rng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Every JSON message the page's game socket receives, in order (playwright sees the
+ * frames as the browser does).
+ */
+export function captureFrames(page) {
+  const frames = [];
+  page.on('websocket', (ws) => {
+    if (!ws.url().includes('/ws/game/')) return;
+    ws.on('framereceived', (f) => {
+      try {
+        frames.push(JSON.parse(f.payload));
+      } catch {
+        // not JSON: not the server's
+      }
+    });
+  });
+  return frames;
+}
+
+/** The legal actions the server last sent this page: the latest state's or event's. */
+export function latestLegal(frames) {
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const m = frames[i];
+    if (m.t === 'state') return (m.d.view && m.d.view.legal) || [];
+    if (m.t === 'event') return m.d.legal || [];
+  }
+  return [];
+}
+
+/** Two players in a running game: Alice opens it through the API, Bob joins. */
+export async function startGame(pa, pb, options) {
+  const res = await pa.request.post(`${BASE}/api/games`, { data: options });
+  assert.equal(res.status(), 201, await res.text());
+  const { id } = await res.json();
+  const join = await pb.request.post(`${BASE}/api/games/${id}/join`);
+  assert.equal(join.status(), 200, await join.text());
+  return id;
+}
