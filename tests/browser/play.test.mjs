@@ -211,6 +211,24 @@ test('two players meet in the lobby, play a game by clicking, and replay it', as
       assertFits(await boardGeometry(pb), 'live game at 360 px');
     });
 
+    await t.test('a draw offer reaches the phone as a sheet over the board', async () => {
+      if (await pa.locator('#result').isVisible()) return;
+      await pa.locator('#offer-draw').waitFor({ state: 'visible' });
+      await pa.click('#offer-draw');
+      const sheet = pb.locator('#draw-dialog');
+      await sheet.waitFor({ state: 'visible' });
+      // Wherever Bob has scrolled, the offer is on his screen.
+      for (const y of [0, 100000]) {
+        await pb.evaluate((to) => window.scrollTo(0, to), y);
+        const b = await sheet.boundingBox();
+        assert.ok(b && b.y >= 0 && b.y + b.height <= PHONE.height, `the offer is on screen (${JSON.stringify(b)})`);
+      }
+      await pb.screenshot({ path: path.join(SHOTS, 'game-draw-offer-360.png'), fullPage: false });
+      await pb.click('#decline-draw');
+      await sheet.waitFor({ state: 'hidden' });
+      await pa.locator('#offer-note').waitFor({ state: 'hidden' });
+    });
+
     await t.test('resign after fifty steps; both see the result, scores and ranks', async () => {
       if (!(await pa.locator('#result').isVisible())) {
         assert.ok((await steps(pa)) >= 50, 'fifty steps played');
@@ -222,6 +240,16 @@ test('two players meet in the lobby, play a game by clicking, and replay it', as
         assert.equal(await pa.locator('#result-word').innerText(), '负');
         assert.equal(await pb.locator('#result-word').innerText(), '胜');
         assert.match(await pa.locator('#result-reason').innerText(), /认输/);
+      }
+      // On Bob's phone the result is a sheet on screen, not a card below the board.
+      const sheet = await pb.locator('#result').boundingBox();
+      assert.ok(sheet && sheet.y >= 0 && sheet.y + sheet.height <= PHONE.height, `the result is on screen (${JSON.stringify(sheet)})`);
+      await pb.screenshot({ path: path.join(SHOTS, 'game-result-360.png'), fullPage: false });
+      // Each score change is explained from the score table's row and the base.
+      for (const p of pages) {
+        const why = await p.locator('#result-scores .rs-why').allInnerTexts();
+        assert.equal(why.length, 2, 'both changes explained');
+        for (const w of why) assert.match(w, /^底分 1 × \d+（.+）= [+−]\d+$/, w);
       }
       // Each player's rank, with a bar toward the next rank.
       for (const p of pages) {
@@ -445,16 +473,24 @@ test('two players meet in the lobby, play a game by clicking, and replay it', as
         assert.match(await p.locator('#result-reason').innerText(), /^Reason: resignation$/);
         assert.match(await p.locator('#status').innerText(), /Game over/);
         assert.equal(await p.locator('#lang-switch').innerText(), '中文');
-        // Piece names stay Chinese, with the English name as a tooltip.
+        // English piece names on the board, in the counts and in the move list, with
+        // the Chinese name as the tooltip of the counts.
         const tip = await p.evaluate(() => {
           const t = document.querySelector('#tallies .tally[data-piece="major_general"] .tally-name');
-          const svgTitle = document.querySelector('#board .piece[data-piece="major_general"] title');
-          return { text: t.textContent, title: t.getAttribute('title'), svg: svgTitle && svgTitle.textContent };
+          const piece = document.querySelector('#board .piece[data-piece="major_general"]');
+          return {
+            text: t.textContent,
+            title: t.getAttribute('title'),
+            svg: piece.querySelector('title').textContent,
+            label: piece.querySelector('.piece-name').textContent,
+          };
         });
-        assert.equal(tip.text, '师长');
-        assert.equal(tip.title, 'major general');
+        assert.equal(tip.text, 'major general');
+        assert.equal(tip.title, '师长');
         assert.match(tip.svg, /^major general/);
+        assert.equal(tip.label, 'Maj Gen');
         assert.match(await p.locator('#replay-moves').innerText(), /flips/);
+        assert.doesNotMatch(await p.locator('#replay-moves').innerText(), /[司军师旅团营连排工炸地]/);
       };
       await english(pa);
       await pa.screenshot({ path: path.join(SHOTS, 'game-replay-1280-en.png'), fullPage: false });

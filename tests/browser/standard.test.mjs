@@ -120,6 +120,23 @@ test('two players deploy, play standard 军棋 by clicking, and replay it', asyn
         const ys = await p.evaluate(() => ['a1', 'a12'].map((sq) => document.querySelector(`#board g[data-square="${sq}"] .hit`).getBoundingClientRect().y));
         assert.ok(seat === 'south' ? ys[0] > ys[1] : ys[0] < ys[1], `${seat} sees its own half at the bottom`);
       }
+      // On Bob's phone the deployment controls stay on screen wherever he scrolls.
+      for (const y of [0, 100000]) {
+        await pb.evaluate((to) => window.scrollTo(0, to), y);
+        for (const sel of ['#deploy-go', '#deploy-random', '#deploy-clock']) {
+          const b = await pb.locator(sel).boundingBox();
+          assert.ok(b && b.y >= 0 && b.y + b.height <= PHONE.height, `${sel} is on screen at scroll ${y} (${JSON.stringify(b)})`);
+        }
+      }
+      await pb.evaluate(() => window.scrollTo(0, 0));
+      // The cards show each player's standard score and rank, not the flip ones.
+      for (const [p, name] of [[pa, alice], [pb, bob]]) {
+        const info = await (await p.request.get(`${BASE}/api/players/${name}?variant=standard`)).json();
+        const card = p.locator('#player-bottom .pc-rank');
+        await p.waitForFunction(() => /分/.test(document.querySelector('#player-bottom .pc-rank').textContent));
+        assert.equal(await card.getAttribute('data-variant'), 'standard');
+        assert.match(await card.innerText(), new RegExp(`${info.rank.chinese} · ${info.score} 分`));
+      }
       await pb.screenshot({ path: path.join(SHOTS, 'standard-deploy-360.png'), fullPage: true });
       const wide = await pb.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= PHONE.width, `the deployment fits 360 px (${wide})`);
@@ -270,6 +287,13 @@ test('two players deploy, play standard 军棋 by clicking, and replay it', asyn
         assert.equal(summary.reason, 'resign');
         assert.equal(await pa.locator('#result-word').innerText(), '负');
         assert.equal(await pb.locator('#result-word').innerText(), '胜');
+      }
+      // The end panel's ranks are the standard ladder's.
+      for (const [p, name] of [[pa, alice], [pb, bob]]) {
+        await p.locator('#result-rank .rank-block[data-variant="standard"]').first().waitFor();
+        const info = await (await p.request.get(`${BASE}/api/players/${name}?variant=standard`)).json();
+        await p.locator('#result-rank .rank-score', { hasText: `${info.score} 分` }).waitFor({ timeout: 5000 });
+        assert.equal(await p.locator('#result-rank .rank-block').first().getAttribute('data-variant'), 'standard');
       }
       // The log describes moves without naming Alice's pieces on Bob's page.
       assert.match(await pb.locator('#log').innerText(), /→/);

@@ -92,7 +92,8 @@ function onState(v, d) {
   setClock(S.clock);
   setPresence(S.presence);
   const last = S.last || null;
-  store.last = last ? lastOf(last) : null;
+  // A state without `last` (an older server) keeps the highlight this page already had.
+  if (last || first) store.last = last ? lastOf(last) : null;
   if (first || prevYou !== S.you) store.lastFlips = {};
   if (last && last.kind === 'flip' && last.seat && last.at) store.lastFlips[last.seat] = { at: last.at, piece: last.piece, colour: last.colour };
   if (store.stepsBefore < 0 && S.view) store.stepsBefore = S.view.steps;
@@ -135,7 +136,10 @@ function onEvent(d) {
   }
   const step = STEP_KINDS.indexOf(kind) >= 0;
   if ((step && (kind === 'flip' || kind === 'move') && !d.board) || (!d.status && QUIET_KINDS.indexOf(kind) < 0 && !d.result)) {
-    // This event does not say what changed on the board or in the counters.
+    // This event does not say what changed on the board or in the counters: ask for the
+    // whole state, keeping what the event did say for the highlight.
+    const l = lastOf(d);
+    if (l) store.last = l;
     hooks.resync(true);
     return;
   }
