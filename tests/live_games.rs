@@ -344,24 +344,24 @@ async fn draw_by_agreement(db: TestDb) {
     let dove = table.seat_of("dove");
     table
         .socket(dove)
-        .act_err("draw_offer", Value::Null, "illegal")
+        .act_err("offer_draw", Value::Null, "illegal")
         .await;
     table.harmless_steps(50, &mut rng).await;
     // Nothing to accept yet.
     table
         .socket(dove.other())
-        .act_err("draw_accept", Value::Null, "illegal")
+        .act_err("accept_draw", Value::Null, "illegal")
         .await;
     table.play(dove, Action::OfferDraw).await;
-    let ev = table.socket(dove.other()).wait_event("draw_offer").await;
+    let ev = table.socket(dove.other()).wait_event("offer_draw").await;
     assert_eq!(ev["d"]["seat"], dove.name());
     // One offer at a time.
     table
         .socket(dove)
-        .act_err("draw_offer", Value::Null, "illegal")
+        .act_err("offer_draw", Value::Null, "illegal")
         .await;
     table.play(dove.other(), Action::AcceptDraw).await;
-    let ev = table.socket(dove).wait_event("draw_accept").await;
+    let ev = table.socket(dove).wait_event("accept_draw").await;
     assert_eq!(
         ev["d"]["outcome"],
         json!({"winner": null, "reason": "agreed"})
@@ -933,13 +933,40 @@ async fn escape_after_the_grace_period(db: TestDb) {
     // Away for a second, then back: nothing happens.
     let gone = std::mem::replace(table.socket(runner), h.client().game_socket(&id).await);
     gone.close().await;
-    let st = table.socket(runner.other()).wait_state().await;
+    let p = table
+        .socket(runner.other())
+        .wait_for("presence", |v| v["t"] == "presence")
+        .await;
+    assert_eq!(p["d"]["connected"][runner.name()], false, "{p}");
+    assert_eq!(p["d"]["connected"][runner.other().name()], true, "{p}");
+    // The present seat sees the countdown to the escape ruling, counting down.
+    let first = p["d"]["escape_ms"][runner.name()]
+        .as_i64()
+        .expect("a countdown");
+    assert!(first > 1000 && first <= 2000, "{p}");
+    assert_eq!(
+        p["d"]["escape_ms"][runner.other().name()],
+        Value::Null,
+        "{p}"
+    );
+    actix_web::rt::time::sleep(Duration::from_millis(400)).await;
+    let watcher = h.client().game_socket(&id).await;
+    let mut watcher = watcher;
+    let st = watcher.wait_state().await;
+    let later = st["d"]["presence"]["escape_ms"][runner.name()]
+        .as_i64()
+        .expect("the state carries the countdown");
+    assert!(later < first && later > 0, "{first} then {later}");
     assert_eq!(st["d"]["connected"][runner.name()], false, "{st}");
-    actix_web::rt::time::sleep(Duration::from_millis(1000)).await;
+    actix_web::rt::time::sleep(Duration::from_millis(600)).await;
     let back = table.seats[runner.index()].client.socket(&path).await;
     *table.socket(runner) = back;
-    let st = table.socket(runner.other()).wait_state().await;
-    assert_eq!(st["d"]["connected"][runner.name()], true, "{st}");
+    let p = table
+        .socket(runner.other())
+        .wait_for("presence", |v| v["t"] == "presence")
+        .await;
+    assert_eq!(p["d"]["connected"][runner.name()], true, "{p}");
+    assert_eq!(p["d"]["escape_ms"][runner.name()], Value::Null, "{p}");
     actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(
         table.summary().await["status"],
@@ -973,6 +1000,13 @@ async fn escape_after_the_grace_period(db: TestDb) {
         json!({runner.name(): -10, runner.other().name(): 0})
     );
     assert_eq!(ev["d"]["score"], summary["score"]);
+    let rule = &ev["d"]["result"]["rule"];
+    assert_eq!(rule["code"], "escape", "{ev}");
+    assert_eq!(
+        (rule["times"].as_i64(), rule["loser_times"].as_i64()),
+        (Some(0), Some(10))
+    );
+    assert_eq!(ev["d"]["result"]["score"], summary["score"]);
     check_against_rules(&summary, &table.record().await);
     let mut totals = BTreeMap::new();
     tally(&mut totals, &table, &summary);

@@ -129,17 +129,7 @@ impl Task {
     /// How the game ended, with the row of the score table that applied; `None`
     /// while it is played.
     pub(super) fn result(&self) -> Option<GameResult> {
-        let game = self.game.as_ref()?;
-        let outcome = game.outcome()?;
-        let facts = game.score_facts()?;
-        let base = self.row.base;
-        Some(GameResult {
-            winner: outcome.winner,
-            reason: outcome.reason,
-            score: SeatPair(facts.score(base)),
-            base,
-            rule: facts.explain(),
-        })
+        super::replay::result_of(self.game.as_ref()?, self.row.base)
     }
 
     pub(super) fn final_score(&self) -> SeatPair<Option<i32>> {

@@ -11,6 +11,7 @@ pub mod messages;
 mod phrases;
 pub mod protocol;
 mod publish;
+pub mod replay;
 mod summary;
 mod task;
 

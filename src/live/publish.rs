@@ -19,7 +19,7 @@ const MAX_REPLAY: usize = 200;
 fn viewer_slot(viewer: Viewer) -> usize {
     match viewer {
         Viewer::Seat(s) => s.index(),
-        Viewer::Spectator => 2,
+        Viewer::Spectator | Viewer::Everyone => 2,
     }
 }
 

@@ -18,13 +18,15 @@ use serde::{Serialize, Serializer};
 pub enum Viewer {
     Seat(Seat),
     Spectator,
+    /// Everyone, once the game is over: a replay names every piece.
+    Everyone,
 }
 
 impl Viewer {
     fn seat(self) -> Option<Seat> {
         match self {
             Viewer::Seat(s) => Some(s),
-            Viewer::Spectator => None,
+            Viewer::Spectator | Viewer::Everyone => None,
         }
     }
 }
@@ -53,7 +55,7 @@ pub fn can_see(
     viewer: Viewer,
     token: Token,
 ) -> bool {
-    if token.shown {
+    if token.shown || viewer == Viewer::Everyone {
         return true;
     }
     match (variant, viewer.seat(), colours) {
