@@ -5,6 +5,7 @@
 //! built from the true deal.
 #![allow(dead_code)]
 
+pub mod drawn;
 pub mod policy;
 
 use awc::http::header;
