@@ -24,13 +24,15 @@ fn viewer_slot(viewer: Viewer) -> usize {
 }
 
 impl Task {
-    /// Appends `entries` to the log, acknowledges the command that produced them (with
-    /// the version they reached) and sends each to every socket.
+    /// Appends `entries` to the log, acknowledges the command that produced them and
+    /// sends each to every socket. The ack names the version of the command's own entry
+    /// (the first); what followed from it (a rematch's new game) comes after.
     pub(super) fn publish(&mut self, entries: Vec<Entry>, ack: Option<(u64, Option<u64>)>) {
         let first = self.log.len();
+        let own = first + usize::from(!entries.is_empty());
         self.log.extend(entries);
-        if let Some((conn, a)) = ack {
-            self.ack(conn, a);
+        if let Some((conn, Some(a))) = ack {
+            self.send(conn, &ServerMsg::Ack { a, v: own });
         }
         for index in first..self.log.len() {
             self.fan_out(index);
