@@ -740,6 +740,23 @@ async fn restart_keeps_actions_and_deadline(db: TestDb) {
     assert_eq!(table.summary().await["steps"], 12);
 }
 
+/// The scanner looks everywhere a message can hold a cell: a delta, the state's last
+/// event, a route. A leaked identity in any of them fails the test.
+#[test]
+fn the_scanner_catches_leaks_in_deltas_and_last() {
+    for leaked in [
+        json!({"t": "event", "v": 3, "d": {"board": {"c3": {"piece": "mine", "colour": "red", "face": "down"}}}}),
+        json!({"t": "state", "v": 3, "d": {"last": {"board": {"c3": {"colour": "blue", "face": "down"}}}}}),
+    ] {
+        let caught = std::panic::catch_unwind(|| scan_for_hidden(&leaked, ""));
+        assert!(caught.is_err(), "not caught: {leaked}");
+    }
+    scan_for_hidden(
+        &json!({"d": {"board": {"c3": {"face": "down"}, "a1": null}, "route": ["a2", "a3"]}}),
+        "",
+    );
+}
+
 /// Every cell of a face-down piece is `{"face":"down"}` and nothing more, anywhere.
 fn scan_for_hidden(v: &Value, path: &str) {
     match v {
@@ -803,6 +820,12 @@ fn check_message(msg: &Value, snapshots: &[Game], secrets: &[String]) {
         Some("event") if v >= 1 && v < snapshots.len() => {
             let before = &snapshots[v - 1];
             let d = &msg["d"];
+            // The delta shows each square it names exactly as the game now has it.
+            for (sq, cell) in d["board"].as_object().into_iter().flatten() {
+                let at: junqi::rules::Square = sq.parse().unwrap();
+                let truth = snapshots[v].position().get(at).map_or(Value::Null, cell_of);
+                assert_eq!(cell, &truth, "{sq} in the delta of version {v}");
+            }
             match d["kind"].as_str() {
                 Some("flip") => {
                     let at: junqi::rules::Square = d["at"].as_str().unwrap().parse().unwrap();

@@ -21,6 +21,7 @@ db_tests! {
     flip_views_draw_the_game => flip_views_draw_the_game_sqlite, flip_views_draw_the_game_postgres;
     standard_views_draw_the_game => standard_views_draw_the_game_sqlite, standard_views_draw_the_game_postgres;
     phrases_reach_the_table => phrases_reach_the_table_sqlite, phrases_reach_the_table_postgres;
+    analysis_takes_partial_views => analysis_takes_partial_views_sqlite, analysis_takes_partial_views_postgres;
 }
 
 /// A game watched by both seats and a spectator, mirrored from the true setup.
@@ -103,7 +104,11 @@ impl Watched {
             d.follow(&s.received);
             assert_eq!(d.v, self.version, "{viewer:?} drew every event");
             let truth = serde_json::to_value(View::of(&self.game, viewer).board).unwrap();
-            assert_eq!(Value::Object(d.board.clone()), truth, "{viewer:?} at v{version}");
+            assert_eq!(
+                Value::Object(d.board.clone()),
+                truth,
+                "{viewer:?} at v{version}"
+            );
             let st = self.fresh_state(viewer).await;
             assert_eq!(Value::Object(d.board.clone()), st["d"]["view"]["board"]);
             let last = d.last_event.clone().expect("an event came");
@@ -144,7 +149,10 @@ fn check_legal(game: &Game, viewer: Viewer, d: &Value) {
             assert!(warnings.is_subset(&action_set(&d["legal"])));
         }
         _ => {
-            assert!(d.get("legal").is_none(), "{viewer:?} is sent no legal actions: {d}");
+            assert!(
+                d.get("legal").is_none(),
+                "{viewer:?} is sent no legal actions: {d}"
+            );
             assert!(d.get("repetition_warnings").is_none());
         }
     }
@@ -182,7 +190,11 @@ async fn check_catch_up(w: &mut Watched, viewer: Viewer, from: &Drawn) {
     let applied = d.follow(&got);
     assert_eq!(applied as u64, w.version - from.v, "{viewer:?}");
     let st = w.fresh_state(viewer).await;
-    assert_eq!(Value::Object(d.board), st["d"]["view"]["board"], "{viewer:?}");
+    assert_eq!(
+        Value::Object(d.board),
+        st["d"]["view"]["board"],
+        "{viewer:?}"
+    );
     let last = d.last_event.expect("events came");
     check_legal(&w.game, viewer, &last["d"]);
 }
@@ -218,11 +230,17 @@ async fn check_analysis(w: &mut Watched) {
 /// The replay of the finished game: its deltas, laid over the start, give the final
 /// position with every piece named, and its counters are the rules' at each step.
 async fn check_replay(w: &mut Watched) {
-    let r = w.clients[0].get(&format!("/api/games/{}/replay", w.id)).await;
+    let r = w.clients[0]
+        .get(&format!("/api/games/{}/replay", w.id))
+        .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let replay = r.json;
     let mut board = replay["start"]["board"].as_object().unwrap().clone();
-    assert!(board.values().all(|c| c["piece"].is_string() && c["colour"].is_string()));
+    assert!(
+        board
+            .values()
+            .all(|c| c["piece"].is_string() && c["colour"].is_string())
+    );
     let steps = replay["steps"].as_array().unwrap();
     assert_eq!(steps.len(), w.statuses.len());
     for (i, step) in steps.iter().enumerate() {
@@ -246,7 +264,14 @@ async fn check_replay(w: &mut Watched) {
         .collect();
     assert_eq!(board, truth);
     let result = &replay["result"];
-    assert_eq!(result["score"], json!(w.game.score(1).map(|s| json!({"south": s[0], "north": s[1]}))));
+    assert_eq!(
+        result["score"],
+        json!(
+            w.game
+                .score(1)
+                .map(|s| json!({"south": s[0], "north": s[1]}))
+        )
+    );
     assert!(result["rule"]["code"].is_string(), "{result}");
     assert_eq!(steps.last().unwrap()["result"], *result);
 }
@@ -338,9 +363,14 @@ fn standard_choice(game: &Game, rng: &mut Rng) -> Action {
 async fn flip_views_draw_the_game(db: TestDb) {
     let h = Harness::start(db);
     let mut w = watched_flip(&h).await;
-    let running = w.clients[0].get(&format!("/api/games/{}/replay", w.id)).await;
+    let running = w.clients[0]
+        .get(&format!("/api/games/{}/replay", w.id))
+        .await;
     running.assert_error(409, "conflict");
-    w.clients[0].get("/api/games/ZZZZZZZZ/replay").await.assert_error(404, "not_found");
+    w.clients[0]
+        .get("/api/games/ZZZZZZZZ/replay")
+        .await
+        .assert_error(404, "not_found");
     let mut rng = Rng::new(91);
     play_checked(&mut w, &h, &mut rng, false).await;
     check_replay(&mut w).await;
@@ -377,7 +407,8 @@ async fn standard_views_draw_the_game(db: TestDb) {
         s.act("ready", Value::Null).await.unwrap();
     }
     for s in &mut sockets {
-        s.wait_for("play", |m| m["t"] == "state" && m["v"] == 1).await;
+        s.wait_for("play", |m| m["t"] == "state" && m["v"] == 1)
+            .await;
     }
     let row = h.row(&id);
     let v: Value = serde_json::from_str(row.deal.as_deref().unwrap()).unwrap();
@@ -430,7 +461,10 @@ async fn phrases_reach_the_table(db: TestDb) {
         .expect("a player's phrase is acknowledged");
     let want = json!({"t": "phrase", "d": {"seat": "south", "id": "hello"}});
     for viewer in viewers() {
-        let got = w.socket(viewer).wait_for("the phrase", |m| m["t"] == "phrase").await;
+        let got = w
+            .socket(viewer)
+            .wait_for("the phrase", |m| m["t"] == "phrase")
+            .await;
         assert_eq!(got, want, "{viewer:?}");
     }
     w.watching
@@ -451,6 +485,79 @@ async fn phrases_reach_the_table(db: TestDb) {
         .act("phrase", json!({"id": "thumbs_up"}))
         .await
         .expect("north may speak");
-    let got = w.watching.wait_for("north's phrase", |m| m["t"] == "phrase").await;
+    let got = w
+        .watching
+        .wait_for("north's phrase", |m| m["t"] == "phrase")
+        .await;
     assert_eq!(got["d"], json!({"seat": "north", "id": "thumbs_up"}));
+}
+
+/// (V4) Analysis of partial views: bad cells are a clear 400 and change nothing; a
+/// flag stays guarded while a mine of its colour may still be face down.
+async fn analysis_takes_partial_views(db: TestDb) {
+    let h = Harness::start(db);
+    let mut c = h.client();
+    for (body, says) in [
+        (
+            json!({"variant": "flip", "to_move": "south", "board": {"a2": {"face": "up"}}}),
+            "a2",
+        ),
+        (
+            json!({"variant": "flip", "to_move": "south", "board": {"a2": {"piece": "mine", "face": "down"}}}),
+            "a2",
+        ),
+        (
+            json!({"variant": "standard", "to_move": "south", "board": {"a2": {"colour": "red", "face": "down"}}}),
+            "name them",
+        ),
+        (
+            json!({"variant": "standard", "to_move": "south", "board": {"a2": {"face": "down"}}}),
+            "a2",
+        ),
+        (
+            json!({"variant": "flip", "to_move": "south", "board": {}, "removed": [{"piece": "marshal", "colour": "red"}, {"piece": "marshal", "colour": "red"}]}),
+            "marshal",
+        ),
+        (
+            json!({"variant": "flip", "to_move": "south", "board": {"z9": {"face": "down"}}}),
+            "z9",
+        ),
+    ] {
+        let r = c.post("/api/analysis/moves", body.clone()).await;
+        r.assert_error(400, "bad_request");
+        assert!(r.text.contains(says), "{body}: {}", r.text);
+    }
+    // Red's flag on b1, a red engineer beside it, blue to attack with its marshal on
+    // a1; one face-down piece somewhere could be a blue mine.
+    let board = json!({
+        "b1": {"piece": "flag", "colour": "blue", "face": "up"},
+        "a1": {"piece": "marshal", "colour": "red", "face": "up"},
+        "e12": {"face": "down"},
+    });
+    let ask = |removed: Value| {
+        json!({"variant": "flip", "to_move": "south", "colours": {"south": "red", "north": "blue"},
+               "board": board, "removed": removed})
+    };
+    let attack = json!({"move": {"from": "a1", "to": "b1"}});
+    let r = c.post("/api/analysis/moves", ask(Value::Null)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(
+        !r.json["legal"].as_array().unwrap().contains(&attack),
+        "guarded: {}",
+        r.json
+    );
+    let all_blue_mines = json!([{"piece": "mine", "colour": "blue"}, {"piece": "mine", "colour": "blue"}, {"piece": "mine", "colour": "blue"}]);
+    let r = c.post("/api/analysis/moves", ask(all_blue_mines)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(
+        r.json["legal"].as_array().unwrap().contains(&attack),
+        "unguarded: {}",
+        r.json
+    );
+    assert!(
+        r.json["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"flip": "e12"}))
+    );
 }

@@ -117,7 +117,9 @@ impl Bot {
         if let Some(a) = capture {
             return a.clone();
         }
-        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.legal[(*seed >> 33) as usize % self.legal.len()].clone()
     }
 
@@ -133,7 +135,12 @@ impl Bot {
                          "board": self.board, "removed": removed});
         let r = self.client.post("/api/analysis/moves", ask).await;
         assert_eq!(r.status, 200, "{}", r.text);
-        let mut got: Vec<String> = r.json["legal"].as_array().unwrap().iter().map(Value::to_string).collect();
+        let mut got: Vec<String> = r.json["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(Value::to_string)
+            .collect();
         let mut sent: Vec<String> = self.legal.iter().map(Value::to_string).collect();
         got.sort();
         sent.sort();
@@ -200,7 +207,9 @@ async fn plays_flip_from_the_protocol_alone(db: TestDb) {
     let (id, mut bots) = seat_two(&h, "flip").await;
     for b in bots.iter_mut() {
         b.socket
-            .wait_for("the game", |m| m["t"] == "state" && m["d"]["game"]["status"] == "running")
+            .wait_for("the game", |m| {
+                m["t"] == "state" && m["d"]["game"]["status"] == "running"
+            })
             .await;
         b.read = 0;
     }
