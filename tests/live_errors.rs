@@ -318,7 +318,7 @@ async fn socket_refuses_bad_input(db: TestDb) {
     s.act_err("move", json!({"from": "a1", "to": "a2"}), "illegal")
         .await;
     s.act_err("resign", Value::Null, "illegal").await;
-    s.act_err("draw_accept", Value::Null, "illegal").await;
+    s.act_err("accept_draw", Value::Null, "illegal").await;
     s.act_err("rematch", Value::Null, "illegal").await;
     // Out of turn.
     let m = table
@@ -344,7 +344,7 @@ async fn socket_refuses_bad_input(db: TestDb) {
         for (t, d) in [
             ("flip", json!({"at": "a1"})),
             ("resign", Value::Null),
-            ("draw_offer", Value::Null),
+            ("offer_draw", Value::Null),
             ("rematch", Value::Null),
         ] {
             w.act_err(t, d, "not_a_player").await;
@@ -373,7 +373,7 @@ async fn socket_refuses_bad_input(db: TestDb) {
         let s = table.socket(seat);
         s.act_err("flip", json!({"at": "a1"}), "game_over").await;
         s.act_err("resign", Value::Null, "game_over").await;
-        s.act_err("draw_offer", Value::Null, "game_over").await;
+        s.act_err("offer_draw", Value::Null, "game_over").await;
     }
     watchers[0]
         .act_err("flip", json!({"at": "a1"}), "not_a_player")

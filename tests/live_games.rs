@@ -344,24 +344,24 @@ async fn draw_by_agreement(db: TestDb) {
     let dove = table.seat_of("dove");
     table
         .socket(dove)
-        .act_err("draw_offer", Value::Null, "illegal")
+        .act_err("offer_draw", Value::Null, "illegal")
         .await;
     table.harmless_steps(50, &mut rng).await;
     // Nothing to accept yet.
     table
         .socket(dove.other())
-        .act_err("draw_accept", Value::Null, "illegal")
+        .act_err("accept_draw", Value::Null, "illegal")
         .await;
     table.play(dove, Action::OfferDraw).await;
-    let ev = table.socket(dove.other()).wait_event("draw_offer").await;
+    let ev = table.socket(dove.other()).wait_event("offer_draw").await;
     assert_eq!(ev["d"]["seat"], dove.name());
     // One offer at a time.
     table
         .socket(dove)
-        .act_err("draw_offer", Value::Null, "illegal")
+        .act_err("offer_draw", Value::Null, "illegal")
         .await;
     table.play(dove.other(), Action::AcceptDraw).await;
-    let ev = table.socket(dove).wait_event("draw_accept").await;
+    let ev = table.socket(dove).wait_event("accept_draw").await;
     assert_eq!(
         ev["d"]["outcome"],
         json!({"winner": null, "reason": "agreed"})
@@ -468,11 +468,14 @@ async fn rematch_doubles_the_base(db: TestDb) {
     check_players(&h, &totals).await;
 }
 
-/// An event's `d` without its clock (only the newest event of a replay carries one).
+/// An event's `d` without what only the newest event carries: the clock, and the
+/// legal actions of the seat to move.
 fn without_clock(ev: &Value) -> Value {
     let mut ev = ev.clone();
     if let Some(d) = ev["d"].as_object_mut() {
-        d.remove("clock");
+        for k in ["clock", "legal", "repetition_warnings"] {
+            d.remove(k);
+        }
     }
     ev
 }
@@ -737,6 +740,23 @@ async fn restart_keeps_actions_and_deadline(db: TestDb) {
     assert_eq!(table.summary().await["steps"], 12);
 }
 
+/// The scanner looks everywhere a message can hold a cell: a delta, the state's last
+/// event, a route. A leaked identity in any of them fails the test.
+#[test]
+fn the_scanner_catches_leaks_in_deltas_and_last() {
+    for leaked in [
+        json!({"t": "event", "v": 3, "d": {"board": {"c3": {"piece": "mine", "colour": "red", "face": "down"}}}}),
+        json!({"t": "state", "v": 3, "d": {"last": {"board": {"c3": {"colour": "blue", "face": "down"}}}}}),
+    ] {
+        let caught = std::panic::catch_unwind(|| scan_for_hidden(&leaked, ""));
+        assert!(caught.is_err(), "not caught: {leaked}");
+    }
+    scan_for_hidden(
+        &json!({"d": {"board": {"c3": {"face": "down"}, "a1": null}, "route": ["a2", "a3"]}}),
+        "",
+    );
+}
+
 /// Every cell of a face-down piece is `{"face":"down"}` and nothing more, anywhere.
 fn scan_for_hidden(v: &Value, path: &str) {
     match v {
@@ -800,6 +820,12 @@ fn check_message(msg: &Value, snapshots: &[Game], secrets: &[String]) {
         Some("event") if v >= 1 && v < snapshots.len() => {
             let before = &snapshots[v - 1];
             let d = &msg["d"];
+            // The delta shows each square it names exactly as the game now has it.
+            for (sq, cell) in d["board"].as_object().into_iter().flatten() {
+                let at: junqi::rules::Square = sq.parse().unwrap();
+                let truth = snapshots[v].position().get(at).map_or(Value::Null, cell_of);
+                assert_eq!(cell, &truth, "{sq} in the delta of version {v}");
+            }
             match d["kind"].as_str() {
                 Some("flip") => {
                     let at: junqi::rules::Square = d["at"].as_str().unwrap().parse().unwrap();
@@ -933,13 +959,40 @@ async fn escape_after_the_grace_period(db: TestDb) {
     // Away for a second, then back: nothing happens.
     let gone = std::mem::replace(table.socket(runner), h.client().game_socket(&id).await);
     gone.close().await;
-    let st = table.socket(runner.other()).wait_state().await;
+    let p = table
+        .socket(runner.other())
+        .wait_for("presence", |v| v["t"] == "presence")
+        .await;
+    assert_eq!(p["d"]["connected"][runner.name()], false, "{p}");
+    assert_eq!(p["d"]["connected"][runner.other().name()], true, "{p}");
+    // The present seat sees the countdown to the escape ruling, counting down.
+    let first = p["d"]["escape_ms"][runner.name()]
+        .as_i64()
+        .expect("a countdown");
+    assert!(first > 1000 && first <= 2000, "{p}");
+    assert_eq!(
+        p["d"]["escape_ms"][runner.other().name()],
+        Value::Null,
+        "{p}"
+    );
+    actix_web::rt::time::sleep(Duration::from_millis(400)).await;
+    let watcher = h.client().game_socket(&id).await;
+    let mut watcher = watcher;
+    let st = watcher.wait_state().await;
+    let later = st["d"]["presence"]["escape_ms"][runner.name()]
+        .as_i64()
+        .expect("the state carries the countdown");
+    assert!(later < first && later > 0, "{first} then {later}");
     assert_eq!(st["d"]["connected"][runner.name()], false, "{st}");
-    actix_web::rt::time::sleep(Duration::from_millis(1000)).await;
+    actix_web::rt::time::sleep(Duration::from_millis(600)).await;
     let back = table.seats[runner.index()].client.socket(&path).await;
     *table.socket(runner) = back;
-    let st = table.socket(runner.other()).wait_state().await;
-    assert_eq!(st["d"]["connected"][runner.name()], true, "{st}");
+    let p = table
+        .socket(runner.other())
+        .wait_for("presence", |v| v["t"] == "presence")
+        .await;
+    assert_eq!(p["d"]["connected"][runner.name()], true, "{p}");
+    assert_eq!(p["d"]["escape_ms"][runner.name()], Value::Null, "{p}");
     actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(
         table.summary().await["status"],
@@ -973,6 +1026,13 @@ async fn escape_after_the_grace_period(db: TestDb) {
         json!({runner.name(): -10, runner.other().name(): 0})
     );
     assert_eq!(ev["d"]["score"], summary["score"]);
+    let rule = &ev["d"]["result"]["rule"];
+    assert_eq!(rule["code"], "escape", "{ev}");
+    assert_eq!(
+        (rule["times"].as_i64(), rule["loser_times"].as_i64()),
+        (Some(0), Some(10))
+    );
+    assert_eq!(ev["d"]["result"]["score"], summary["score"]);
     check_against_rules(&summary, &table.record().await);
     let mut totals = BTreeMap::new();
     tally(&mut totals, &table, &summary);

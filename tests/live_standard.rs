@@ -579,7 +579,7 @@ async fn headquarters_lock(db: TestDb) {
         .await;
     assert!(m.contains("headquarters"), "{m}");
     // Resignation and draw offers wait for 40 steps in standard 军棋.
-    for t_ in ["resign", "draw_offer"] {
+    for t_ in ["resign", "offer_draw"] {
         let m = t
             .socket(Seat::North)
             .act_err(t_, Value::Null, "illegal")

@@ -2,6 +2,7 @@
 //! saved and random layouts, 出征, the 120-second limit, and the start of play.
 
 use super::blocking;
+use super::messages::{DeployView, ErrorBody, ServerMsg, ViolationView};
 use super::protocol::{DeployCmd, MarkCmd};
 use super::task::{Entry, Task};
 use crate::db::games::{self, BeginPlay};
@@ -11,6 +12,7 @@ use crate::layout_file::MAX_SAVED;
 use crate::record::{Setup, layout_json, parse_layout, parse_layout_text};
 use crate::rules::deal::new_salt;
 use crate::rules::layout::{Deployment, DeploymentError};
+use crate::rules::view::{SeatPair, Status};
 use crate::rules::{Layout, LayoutViolation, Seat, Variant};
 use serde_json::{Value, json};
 
@@ -95,59 +97,50 @@ impl From<DeploymentError> for Refusal {
     }
 }
 
-fn violations_json(v: &[LayoutViolation]) -> Value {
-    v.iter()
-        .map(|x| json!({"code": x.code(), "square": x.square(), "message": x.to_string()}))
-        .collect()
+impl From<Refusal> for ErrorBody {
+    fn from(r: Refusal) -> ErrorBody {
+        ErrorBody {
+            code: "illegal",
+            message: r.message,
+            reason: Some(r.reason),
+            violations: (!r.violations.is_empty()).then(|| ViolationView::all(&r.violations)),
+        }
+    }
 }
 
 impl Task {
     fn refuse(&self, conn: u64, ack: Option<u64>, r: Refusal) {
-        let mut v = json!({"t": "error", "d": {
-            "code": "illegal",
-            "reason": r.reason,
-            "message": r.message,
-        }});
-        if !r.violations.is_empty() {
-            v["d"]["violations"] = violations_json(&r.violations);
-        }
-        if let Some(a) = ack {
-            v["a"] = a.into();
-        }
-        self.send(conn, v.to_string());
+        self.send(conn, &ServerMsg::error(r.into(), ack));
     }
 
     /// The deployment as `conn` may see it: its own layout and what is wrong with it,
     /// and of the other seat only whether it is ready.
-    pub(super) fn deploy_json(&self, conn: u64) -> Value {
-        let Some(d) = &self.deploy else {
-            return Value::Null;
-        };
+    pub(super) fn deploy_view(&self, conn: u64) -> Option<DeployView> {
+        let d = self.deploy.as_ref()?;
         let seat = self.seat_of(conn);
         let remaining = self.row.deadline_at.map_or(0, |at| (at - now_ms()).max(0));
         let (layout, violations) = match seat {
             Some(s) => {
                 let l = d.layout(s);
-                (layout_json(l), violations_json(&l.violations(s)))
+                (Some(layout_json(l)), ViolationView::all(&l.violations(s)))
             }
-            None => (Value::Null, Value::Array(Vec::new())),
+            None => (None, Vec::new()),
         };
-        json!({
-            "remaining_ms": remaining,
-            "seconds": self.options.deploy_seconds,
-            "ready": {"south": d.is_ready(Seat::South), "north": d.is_ready(Seat::North)},
-            "layout": layout,
-            "violations": violations,
+        Some(DeployView {
+            remaining_ms: remaining,
+            seconds: self.options.deploy_seconds,
+            ready: SeatPair([d.is_ready(Seat::South), d.is_ready(Seat::North)]),
+            layout,
+            violations,
         })
     }
 
     fn send_deploy(&self, only: Option<Seat>) {
         for (&conn, c) in &self.conns {
             if only.is_none() || self.seat_of_user(c.user) == only {
-                self.send(
-                    conn,
-                    json!({"t": "deploy", "d": self.deploy_json(conn)}).to_string(),
-                );
+                if let Some(d) = self.deploy_view(conn) {
+                    self.send(conn, &ServerMsg::Deploy { d });
+                }
             }
         }
     }
@@ -343,10 +336,10 @@ impl Task {
         self.row.started_at = Some(now);
         self.row.deadline_at = Some(deadline);
         self.marks = super::marks::Marks::start(game.position());
+        let status = Status::of(&game);
         self.game = Some(game);
         self.deploy = None;
-        self.log.push(Entry::Deployed { first });
-        self.broadcast_state();
+        self.publish_state(vec![Entry::Deployed { first, status }]);
     }
 
     pub(super) async fn mark_cmd(&mut self, conn: u64, ack: Option<u64>, cmd: MarkCmd) {
@@ -414,6 +407,6 @@ impl Task {
             return self.error(conn, "internal", "the mark could not be stored", ack);
         }
         self.ack(conn, ack);
-        self.send_to_seat(seat, &self.marks_json(seat));
+        self.send_to_seat(seat, &self.marks_msg(seat));
     }
 }

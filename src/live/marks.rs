@@ -4,7 +4,6 @@
 
 use crate::rules::game::Effect;
 use crate::rules::{Position, Seat, Square};
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone)]
@@ -71,15 +70,15 @@ impl Marks {
 
     /// A seat's marks by the square each marked piece stands on now; marks of pieces
     /// that have left the board are not shown.
-    pub fn json(&self, seat: Seat) -> Value {
+    pub fn by_square(&self, seat: Seat) -> BTreeMap<Square, String> {
         let marks = &self.by_seat[seat.index()];
-        let mut out = Map::new();
+        let mut out = BTreeMap::new();
         for (i, o) in self.origin.iter().enumerate() {
             if let Some(m) = o.and_then(|o| marks.get(&o)) {
                 let sq = Square::from_index(i).expect("a board index");
-                out.insert(sq.to_string(), Value::String(m.clone()));
+                out.insert(sq, m.clone());
             }
         }
-        Value::Object(out)
+        out
     }
 }

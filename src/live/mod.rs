@@ -1,9 +1,17 @@
 //! Live games: one task per game owns its state, clock and subscribers and is the only
 //! writer of that game; the hub finds or starts those tasks and keeps the lobby list.
 
+mod clock;
 mod deploy;
+mod end;
+mod join;
+mod load;
 mod marks;
+pub mod messages;
+mod phrases;
 pub mod protocol;
+mod publish;
+pub mod replay;
 mod summary;
 mod task;
 
@@ -12,6 +20,7 @@ pub use task::new_game_id;
 
 use crate::db::{self, Pool};
 use crate::error::AppError;
+use messages::{LobbyMsg, ServerMsg};
 use protocol::ClientMsg;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -85,7 +94,10 @@ pub async fn blocking<T: Send + 'static>(
 
 impl Hub {
     pub fn new(pool: Pool, config: LiveConfig) -> Arc<Hub> {
-        let (lobby, _) = watch::channel(Arc::from(r#"{"t":"lobby","d":{"open":[]}}"#));
+        let empty = ServerMsg::Lobby {
+            d: LobbyMsg { open: Vec::new() },
+        };
+        let (lobby, _) = watch::channel(Arc::from(empty.text()));
         Arc::new(Hub {
             pool,
             config,
@@ -125,7 +137,7 @@ impl Hub {
         if let Some(tx) = self.live_handle(id) {
             return Ok(tx);
         }
-        let loaded = task::load(self, id).await?;
+        let loaded = load::load(self, id).await?;
         let mut games = self.games.lock().expect("hub lock");
         if let Some(tx) = games.get(id).filter(|tx| !tx.is_closed()) {
             return Ok(tx.clone());
@@ -198,8 +210,10 @@ impl Hub {
         let list = blocking(&self.pool, |c| Ok(summary::open_games(c)?)).await;
         match list {
             Ok(open) => {
-                let text = serde_json::json!({"t": "lobby", "d": {"open": open}}).to_string();
-                self.lobby.send_replace(Arc::from(text));
+                let msg = ServerMsg::Lobby {
+                    d: LobbyMsg { open },
+                };
+                self.lobby.send_replace(Arc::from(msg.text()));
             }
             Err(e) => tracing::error!(error = %e, "cannot refresh the lobby"),
         }

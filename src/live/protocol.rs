@@ -16,6 +16,8 @@ pub enum ClientKind {
     Deploy(DeployCmd),
     Mark(MarkCmd),
     Rematch,
+    /// A preset phrase or emote (快捷语), by id.
+    Phrase(&'static str),
     Ping,
 }
 
@@ -33,6 +35,23 @@ pub enum DeployCmd {
 /// The guesses a piece can be marked with (子力标记).
 pub const MARKS: [&str; 16] = [
     "司", "军", "师", "旅", "团", "营", "连", "排", "兵", "弹", "雷", "旗", "?", "大", "小", ">",
+];
+
+/// The preset phrases and emotes a player may send (快捷语): no free text, so nothing
+/// to moderate.
+pub const PHRASES: [&str; 12] = [
+    "hello",
+    "hurry",
+    "good_move",
+    "again",
+    "thanks",
+    "sorry",
+    "smile",
+    "laugh",
+    "cry",
+    "angry",
+    "thumbs_up",
+    "flower",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,25 +143,25 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
                 }
             })
         }
-        "draw_offer" => ClientKind::Act(Action::OfferDraw),
-        "draw_accept" => ClientKind::Act(Action::AcceptDraw),
-        "draw_decline" => ClientKind::Act(Action::DeclineDraw),
+        "offer_draw" => ClientKind::Act(Action::OfferDraw),
+        "accept_draw" => ClientKind::Act(Action::AcceptDraw),
+        "decline_draw" => ClientKind::Act(Action::DeclineDraw),
+        "phrase" => {
+            let id = d
+                .get("id")
+                .and_then(Value::as_str)
+                .ok_or("phrase needs an \"id\" in \"d\"")?;
+            let known = PHRASES.iter().find(|p| **p == id).ok_or_else(|| {
+                format!("unknown phrase {id:?}; phrases are {}", PHRASES.join(" "))
+            })?;
+            ClientKind::Phrase(known)
+        }
         "rematch" => ClientKind::Rematch,
         "ping" => ClientKind::Ping,
         other => return Err(format!("unknown message type {other:?}")),
     };
     Ok(ClientMsg { ack, kind })
 }
-
-pub fn error_json(code: &str, message: &str, ack: Option<u64>) -> String {
-    let mut v = serde_json::json!({"t": "error", "d": {"code": code, "message": message}});
-    if let Some(a) = ack {
-        v["a"] = a.into();
-    }
-    v.to_string()
-}
-
-pub const PONG: &str = r#"{"t":"pong"}"#;
 
 #[cfg(test)]
 mod tests {
@@ -159,9 +178,9 @@ mod tests {
         );
         for t in [
             "resign",
-            "draw_offer",
-            "draw_accept",
-            "draw_decline",
+            "offer_draw",
+            "accept_draw",
+            "decline_draw",
             "rematch",
             "ping",
             "pass",
@@ -169,6 +188,24 @@ mod tests {
             "ready",
         ] {
             assert!(parse(&format!(r#"{{"t":"{t}"}}"#)).is_ok(), "{t}");
+        }
+    }
+
+    #[test]
+    fn reads_phrases_and_refuses_the_old_spellings() {
+        assert_eq!(
+            parse(r#"{"t":"phrase","d":{"id":"hello"},"a":1}"#)
+                .unwrap()
+                .kind,
+            ClientKind::Phrase("hello")
+        );
+        assert!(
+            parse(r#"{"t":"phrase","d":{"id":"rude"}}"#)
+                .unwrap_err()
+                .contains("rude")
+        );
+        for old in ["draw_offer", "draw_accept", "draw_decline"] {
+            assert!(parse(&format!(r#"{{"t":"{old}"}}"#)).is_err(), "{old}");
         }
     }
 

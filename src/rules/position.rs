@@ -122,6 +122,13 @@ impl Position {
         self.mines[c.index()]
     }
 
+    /// Sets how many mines of `c` are taken to be on the board, for analysing a
+    /// position whose face-down pieces are not all known (only the flag's guard reads
+    /// it). Such a position is for asking, not for playing on.
+    pub fn assume_mines_left(&mut self, c: Colour, n: u8) {
+        self.mines[c.index()] = n;
+    }
+
     pub fn count(&self, c: Colour, piece: Piece) -> u8 {
         self.of_colour(c)
             .iter()

@@ -30,24 +30,62 @@ fn by_losses(lost: u8, many: i32, some: i32, few: i32) -> i32 {
     }
 }
 
+/// The row of the score table that decided a finished game's score. A winner gains
+/// `times × base + bonus`; the loser loses `loser_times × base + loser_bonus`. One
+/// table serves the score and its explanation, so the two cannot disagree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ScoreRule {
+    /// The row's name: `draw`, `flag`, `only_flag`, `no_moves`, `timeouts`, `resign`,
+    /// `repetition`, `escape` (flip chess); `standard_win`, `standard_quick_win`,
+    /// `standard_escape`, `standard_quick_escape` (standard 军棋).
+    pub code: &'static str,
+    pub times: i32,
+    pub bonus: i32,
+    pub loser_times: i32,
+    pub loser_bonus: i32,
+    /// The loser's lost pieces, when the row depends on them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost: Option<u8>,
+}
+
+impl ScoreRule {
+    fn symmetric(code: &'static str, times: i32, lost: Option<u8>) -> ScoreRule {
+        ScoreRule {
+            code,
+            times,
+            bonus: 0,
+            loser_times: times,
+            loser_bonus: 0,
+            lost,
+        }
+    }
+}
+
 impl ScoreFacts {
     /// Score changes by seat index (south, north).
     pub fn score(&self, base: i32) -> [i32; 2] {
         let Some(winner) = self.outcome.winner else {
             return [0, 0];
         };
-        let (won, lost) = match self.variant {
-            Variant::Flip => self.flip_score(base),
-            Variant::Standard => self.standard_score(),
-        };
+        let rule = self.explain();
         let mut s = [0; 2];
-        s[winner.index()] = won;
-        s[winner.other().index()] = lost;
+        s[winner.index()] = rule.times * base + rule.bonus;
+        s[winner.other().index()] = -(rule.loser_times * base + rule.loser_bonus);
         s
     }
 
-    /// (winner's change, loser's change) under the flip-chess table.
-    fn flip_score(&self, base: i32) -> (i32, i32) {
+    /// The row of the table that applies (RULES §3.1, §3.3, §4.8).
+    pub fn explain(&self) -> ScoreRule {
+        if self.outcome.winner.is_none() {
+            return ScoreRule::symmetric("draw", 0, None);
+        }
+        match self.variant {
+            Variant::Flip => self.flip_rule(),
+            Variant::Standard => self.standard_rule(),
+        }
+    }
+
+    fn flip_rule(&self) -> ScoreRule {
         let lost = self.loser_lost;
         match self.outcome.reason {
             EndReason::Flag => {
@@ -57,31 +95,57 @@ impl ScoreFacts {
                     by_losses(lost, 3, 2, 1)
                 };
                 let bonus = if self.all_face_up { 2 } else { 0 };
-                (times * base + bonus, -(times * base) - bonus)
+                ScoreRule {
+                    code: "flag",
+                    times,
+                    bonus,
+                    loser_times: times,
+                    loser_bonus: bonus,
+                    lost: Some(lost),
+                }
             }
-            EndReason::Escape => (by_losses(lost, 2, 1, 0) * base, -10 * base),
-            EndReason::NoMoves => {
-                let times = if self.loser_only_flag { 5 } else { 2 };
-                (times * base, -times * base)
+            EndReason::Escape => ScoreRule {
+                code: "escape",
+                times: by_losses(lost, 2, 1, 0),
+                bonus: 0,
+                loser_times: 10,
+                loser_bonus: 0,
+                lost: Some(lost),
+            },
+            EndReason::NoMoves if self.loser_only_flag => {
+                ScoreRule::symmetric("only_flag", 5, None)
             }
-            // Timeouts, resignation, repetition.
-            _ => {
-                let times = by_losses(lost, 3, 2, 1);
-                (times * base, -times * base)
+            EndReason::NoMoves => ScoreRule::symmetric("no_moves", 2, None),
+            reason => {
+                let code = match reason {
+                    EndReason::Resign => "resign",
+                    EndReason::Repetition => "repetition",
+                    _ => "timeouts",
+                };
+                ScoreRule::symmetric(code, by_losses(lost, 3, 2, 1), Some(lost))
             }
         }
     }
 
-    /// (winner's change, loser's change) in standard 军棋: no base, an escaper loses 2,
-    /// and a game decided within 30 steps gives the winner nothing.
-    fn standard_score(&self) -> (i32, i32) {
-        let won = if self.steps <= 30 { 0 } else { 1 };
-        let lost = if self.outcome.reason == EndReason::Escape {
-            -2
-        } else {
-            -1
+    /// Standard 军棋 has no base: a win is worth 1, nothing within 30 steps, and an
+    /// escaper loses 2.
+    fn standard_rule(&self) -> ScoreRule {
+        let quick = self.steps <= 30;
+        let escape = self.outcome.reason == EndReason::Escape;
+        let code = match (quick, escape) {
+            (false, false) => "standard_win",
+            (true, false) => "standard_quick_win",
+            (false, true) => "standard_escape",
+            (true, true) => "standard_quick_escape",
         };
-        (won, lost)
+        ScoreRule {
+            code,
+            times: 0,
+            bonus: if quick { 0 } else { 1 },
+            loser_times: 0,
+            loser_bonus: if escape { 2 } else { 1 },
+            lost: None,
+        }
     }
 
     pub fn change_for(&self, seat: Seat, base: i32) -> i32 {
@@ -95,5 +159,96 @@ pub fn next_base(previous_base: Option<i32>, same_pair_rematch: bool) -> i32 {
     match previous_base {
         Some(b) if same_pair_rematch => b + 1,
         _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(variant: Variant, winner: Option<Seat>, reason: EndReason) -> ScoreFacts {
+        ScoreFacts {
+            variant,
+            outcome: Outcome { winner, reason },
+            loser_lost: 0,
+            loser_only_flag: false,
+            all_face_up: false,
+            steps: 100,
+        }
+    }
+
+    /// (code, winner's change, loser's change) at base 2, South winning.
+    fn row(f: ScoreFacts) -> (&'static str, i32, i32) {
+        let r = f.explain();
+        let s = f.score(2);
+        (r.code, s[0], s[1])
+    }
+
+    fn flip(reason: EndReason, lost: u8) -> ScoreFacts {
+        ScoreFacts {
+            loser_lost: lost,
+            ..facts(Variant::Flip, Some(Seat::South), reason)
+        }
+    }
+
+    #[test]
+    fn every_flip_row_of_section_3_1() {
+        for reason in [
+            EndReason::Agreed,
+            EndReason::NoCaptureLimit,
+            EndReason::StepLimit,
+            EndReason::TimeLimit,
+        ] {
+            assert_eq!(row(facts(Variant::Flip, None, reason)), ("draw", 0, 0));
+        }
+        for (reason, code) in [
+            (EndReason::Timeouts, "timeouts"),
+            (EndReason::Resign, "resign"),
+            (EndReason::Repetition, "repetition"),
+        ] {
+            assert_eq!(row(flip(reason, 15)), (code, 6, -6));
+            assert_eq!(row(flip(reason, 14)), (code, 4, -4));
+            assert_eq!(row(flip(reason, 6)), (code, 4, -4));
+            assert_eq!(row(flip(reason, 5)), (code, 2, -2));
+            assert_eq!(flip(reason, 5).explain().lost, Some(5));
+        }
+        assert_eq!(row(flip(EndReason::Flag, 24)), ("flag", 10, -10));
+        assert_eq!(row(flip(EndReason::Flag, 15)), ("flag", 6, -6));
+        assert_eq!(row(flip(EndReason::Flag, 6)), ("flag", 4, -4));
+        assert_eq!(row(flip(EndReason::Flag, 5)), ("flag", 2, -2));
+        let all_up = ScoreFacts {
+            all_face_up: true,
+            ..flip(EndReason::Flag, 5)
+        };
+        assert_eq!(row(all_up), ("flag", 4, -4));
+        assert_eq!(all_up.explain().bonus, 2);
+        assert_eq!(row(flip(EndReason::Escape, 15)), ("escape", 4, -20));
+        assert_eq!(row(flip(EndReason::Escape, 6)), ("escape", 2, -20));
+        assert_eq!(row(flip(EndReason::Escape, 5)), ("escape", 0, -20));
+        let only_flag = ScoreFacts {
+            loser_only_flag: true,
+            ..flip(EndReason::NoMoves, 24)
+        };
+        assert_eq!(row(only_flag), ("only_flag", 10, -10));
+        assert_eq!(row(flip(EndReason::NoMoves, 3)), ("no_moves", 4, -4));
+    }
+
+    #[test]
+    fn every_standard_row_of_section_4_8() {
+        let at = |reason, steps| ScoreFacts {
+            steps,
+            ..facts(Variant::Standard, Some(Seat::South), reason)
+        };
+        assert_eq!(row(at(EndReason::Flag, 31)), ("standard_win", 1, -1));
+        assert_eq!(row(at(EndReason::Flag, 30)), ("standard_quick_win", 0, -1));
+        assert_eq!(row(at(EndReason::Escape, 31)), ("standard_escape", 1, -2));
+        assert_eq!(
+            row(at(EndReason::Escape, 30)),
+            ("standard_quick_escape", 0, -2)
+        );
+        assert_eq!(
+            row(facts(Variant::Standard, None, EndReason::Agreed)),
+            ("draw", 0, 0)
+        );
     }
 }

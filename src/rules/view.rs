@@ -5,10 +5,11 @@
 //! (an opponent's piece in standard 军棋) in square order, so nothing about them (not
 //! an id, not an ordering) can be read back.
 
-use super::board::Square;
+use super::board::{self, Square, SquareSet};
 use super::game::{Action, Applied, Effect, Game, Outcome};
 use super::options::Variant;
 use super::piece::{Colour, Combat, Piece, Seat, Token};
+use super::position::Position;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 
@@ -17,13 +18,15 @@ use serde::{Serialize, Serializer};
 pub enum Viewer {
     Seat(Seat),
     Spectator,
+    /// Everyone, once the game is over: a replay names every piece.
+    Everyone,
 }
 
 impl Viewer {
     fn seat(self) -> Option<Seat> {
         match self {
             Viewer::Seat(s) => Some(s),
-            Viewer::Spectator => None,
+            Viewer::Spectator | Viewer::Everyone => None,
         }
     }
 }
@@ -52,7 +55,7 @@ pub fn can_see(
     viewer: Viewer,
     token: Token,
 ) -> bool {
-    if token.shown {
+    if token.shown || viewer == Viewer::Everyone {
         return true;
     }
     match (variant, viewer.seat(), colours) {
@@ -171,15 +174,16 @@ impl<T: Serialize> Serialize for SeatPair<T> {
 }
 
 impl View {
-    pub fn of(game: &Game, viewer: Viewer) -> View {
+    /// The board as `viewer` may see it. A finished standard game has nothing left to
+    /// hide; a finished flip game shows its deal in the replay instead, and its board as
+    /// it stood.
+    pub fn board_of(game: &Game, viewer: Viewer) -> BoardView {
         let variant = game.variant();
         let colours = game.colours();
-        let pos = game.position();
-        // A finished standard game has nothing left to hide; a finished flip game shows
-        // its deal in the replay instead, and its board as it stood.
         let all_known = variant == Variant::Standard && game.is_over();
-        let board = BoardView(
-            pos.tokens()
+        BoardView(
+            game.position()
+                .tokens()
                 .map(|(s, t)| {
                     let cell = if all_known {
                         CellView {
@@ -193,42 +197,17 @@ impl View {
                     (s, cell)
                 })
                 .collect(),
-        );
-        let mut legal = Vec::new();
-        if viewer.seat() == Some(game.to_move()) {
-            game.legal_actions(&mut legal);
-        }
-        let repetition_warnings = legal
-            .iter()
-            .copied()
-            .filter(|a| match *a {
-                Action::Move { from, to } => game.would_repeat(game.to_move(), from, to),
-                _ => false,
-            })
-            .collect();
+        )
+    }
+
+    pub fn of(game: &Game, viewer: Viewer) -> View {
+        let variant = game.variant();
+        let colours = game.colours();
+        let pos = game.position();
+        let board = View::board_of(game, viewer);
+        let (legal, repetition_warnings) = legal_for(game, viewer);
         let tallies = if variant == Variant::Flip {
-            Colour::BOTH
-                .into_iter()
-                .flat_map(|c| {
-                    Piece::ALL.into_iter().map(move |p| {
-                        let mut up = 0;
-                        let mut down = 0;
-                        for s in pos.of_colour(c).iter() {
-                            let t = pos.get(s).expect("square of colour holds a token");
-                            if t.piece == p {
-                                if t.shown { up += 1 } else { down += 1 }
-                            }
-                        }
-                        PieceTally {
-                            piece: p,
-                            colour: c,
-                            up,
-                            down,
-                            removed: p.count() - up - down,
-                        }
-                    })
-                })
-                .collect()
+            tallies(pos)
         } else {
             Vec::new()
         };
@@ -293,9 +272,9 @@ pub enum EventKind {
     },
     Timeout,
     Pass,
-    DrawOffer,
-    DrawDecline,
-    DrawAccept,
+    OfferDraw,
+    DeclineDraw,
+    AcceptDraw,
     Resign,
     Escape,
 }
@@ -331,9 +310,9 @@ impl EventView {
             },
             Effect::TimedOut => EventKind::Timeout,
             Effect::Passed => EventKind::Pass,
-            Effect::DrawOffered => EventKind::DrawOffer,
-            Effect::DrawDeclined => EventKind::DrawDecline,
-            Effect::DrawAccepted => EventKind::DrawAccept,
+            Effect::DrawOffered => EventKind::OfferDraw,
+            Effect::DrawDeclined => EventKind::DeclineDraw,
+            Effect::DrawAccepted => EventKind::AcceptDraw,
             Effect::Resigned => EventKind::Resign,
             Effect::Escaped => EventKind::Escape,
         };
@@ -346,4 +325,203 @@ impl EventView {
             outcome: applied.outcome,
         }
     }
+}
+
+/// The flips and moves open to `viewer` now, and those among them that would lose by
+/// repetition; both empty unless the viewer is the seat to move.
+pub fn legal_for(game: &Game, viewer: Viewer) -> (Vec<Action>, Vec<Action>) {
+    let mut legal = Vec::new();
+    if viewer.seat() != Some(game.to_move()) {
+        return (legal, Vec::new());
+    }
+    game.legal_actions(&mut legal);
+    let warnings = legal
+        .iter()
+        .copied()
+        .filter(|a| match *a {
+            Action::Move { from, to } => game.would_repeat(game.to_move(), from, to),
+            _ => false,
+        })
+        .collect();
+    (legal, warnings)
+}
+
+/// Flip chess's per-piece tallies of a position, red first, in `Piece::ALL` order.
+pub fn tallies(pos: &Position) -> Vec<PieceTally> {
+    Colour::BOTH
+        .into_iter()
+        .flat_map(|c| {
+            Piece::ALL.into_iter().map(move |p| {
+                let mut up = 0;
+                let mut down = 0;
+                for s in pos.of_colour(c).iter() {
+                    let t = pos.get(s).expect("square of colour holds a token");
+                    if t.piece == p {
+                        if t.shown { up += 1 } else { down += 1 }
+                    }
+                }
+                PieceTally {
+                    piece: p,
+                    colour: c,
+                    up,
+                    down,
+                    removed: p.count() - up - down,
+                }
+            })
+        })
+        .collect()
+}
+
+/// Whether an effect changes the tallies: a flip, or an attack that removed a piece.
+pub fn changes_tallies(effect: &Effect) -> bool {
+    matches!(
+        effect,
+        Effect::Flipped { .. }
+            | Effect::Moved {
+                combat: Some(_),
+                ..
+            }
+    )
+}
+
+/// Takes `effect` back out of `tallies`, giving the tallies from before it. Lets an
+/// older event be cut again without keeping every position.
+pub fn rewind_tallies(tallies: &mut [PieceTally], effect: &Effect) {
+    let slot = |t: Token| t.colour.index() * Piece::ALL.len() + t.piece as usize;
+    match *effect {
+        Effect::Flipped { token, .. } => {
+            let e = &mut tallies[slot(token)];
+            e.up = e.up.saturating_sub(1);
+            e.down += 1;
+        }
+        Effect::Moved {
+            mover,
+            target: Some(target),
+            combat: Some(combat),
+            ..
+        } => {
+            let mut back = |t: Token| {
+                let e = &mut tallies[slot(t)];
+                e.removed = e.removed.saturating_sub(1);
+                if t.shown { e.up += 1 } else { e.down += 1 }
+            };
+            match combat {
+                Combat::AttackerWins => back(target),
+                Combat::DefenderWins => back(mover),
+                Combat::BothRemoved => {
+                    back(mover);
+                    back(target);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The counters a client shows beside the board, as they stand after an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Status {
+    pub to_move: Seat,
+    pub steps: u32,
+    pub quiet_steps: u32,
+    pub timeouts: SeatPair<u8>,
+    pub draw_offers_left: SeatPair<Option<u8>>,
+    pub open_offer: Option<Seat>,
+    pub colours: Option<SeatPair<Colour>>,
+}
+
+impl Status {
+    pub fn of(game: &Game) -> Status {
+        Status {
+            to_move: game.to_move(),
+            steps: game.steps(),
+            quiet_steps: game.quiet_steps(),
+            timeouts: SeatPair([game.timeouts(Seat::South), game.timeouts(Seat::North)]),
+            draw_offers_left: SeatPair([
+                game.draw_offers_left(Seat::South),
+                game.draw_offers_left(Seat::North),
+            ]),
+            open_offer: game.open_offer(),
+            colours: game.colours().map(SeatPair),
+        }
+    }
+}
+
+/// Squares an event changed, as one viewer sees them afterwards (`None`: now empty).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BoardDelta(pub Vec<(Square, Option<CellView>)>);
+
+impl Serialize for BoardDelta {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (sq, cell) in &self.0 {
+            m.serialize_entry(sq, cell)?;
+        }
+        m.end()
+    }
+}
+
+/// What `applied` changed on the board, cut for `viewer`. Built from the effect alone,
+/// so that an old event can be cut again from the log.
+pub fn board_delta(
+    applied: &Applied,
+    variant: Variant,
+    colours: Option<[Colour; 2]>,
+    viewer: Viewer,
+) -> BoardDelta {
+    let cell = |t: Token| Some(cell_view(variant, colours, viewer, t));
+    let mut out = Vec::new();
+    match applied.effect {
+        Effect::Flipped { at, token } => out.push((at, cell(token))),
+        Effect::Moved {
+            from,
+            to,
+            mover,
+            target,
+            combat,
+        } => {
+            out.push((from, None));
+            let stands = match (combat, target) {
+                (None | Some(Combat::AttackerWins), _) => cell(mover),
+                (Some(Combat::DefenderWins), Some(t)) => cell(t),
+                _ => None,
+            };
+            out.push((to, stands));
+        }
+        _ => {}
+    }
+    for &s in &applied.flags_revealed {
+        // A flag stands in a headquarters of its own half; standard seats keep their
+        // colours, so the half names the colour.
+        let seat = if board::is_south_half(s) {
+            Seat::South
+        } else {
+            Seat::North
+        };
+        let colour = colours.map_or(Colour::BOTH[seat.index()], |c| c[seat.index()]);
+        out.push((s, cell(Token::shown(Piece::Flag, colour))));
+    }
+    BoardDelta(out)
+}
+
+/// Every occupied square as `View::of` shows it to `viewer`: for the event that ends a
+/// standard game, which reveals everything.
+pub fn whole_board(game: &Game, viewer: Viewer) -> BoardDelta {
+    let board = View::board_of(game, viewer);
+    let mut out: Vec<(Square, Option<CellView>)> =
+        board.0.into_iter().map(|(s, c)| (s, Some(c))).collect();
+    out.sort_by_key(|(s, _)| *s);
+    BoardDelta(out)
+}
+
+/// Every station a move passed, `from` first and `to` last, on the board as it stood
+/// before the move. A step along a road (or between neighbours) is `[from, to]`.
+pub fn route(before: &Position, from: Square, to: Square) -> Vec<Square> {
+    if board::neighbours(from).contains(to) {
+        return vec![from, to];
+    }
+    let engineer = before.get(from).is_some_and(|t| t.piece == Piece::Engineer);
+    let mut occupied: SquareSet = before.occupied();
+    occupied.remove(to);
+    board::rail_path(from, to, engineer, occupied).unwrap_or_else(|| vec![from, to])
 }

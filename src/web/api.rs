@@ -9,6 +9,7 @@ use crate::live::{
 };
 use crate::record::{Claimed, Record, Setup, parse_action};
 use crate::rules::board::{self, Square};
+use crate::rules::view::Face;
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
@@ -250,6 +251,29 @@ pub async fn game_record(
     Ok(HttpResponse::Ok().json(v))
 }
 
+/// A finished game's replay, computed here so that the page needs no rules.
+pub async fn game_replay(
+    hub: web::Data<Arc<Hub>>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = path.into_inner();
+    check_id(&id)?;
+    let (g, actions) = blocking(hub.pool(), move |c| {
+        let g = load_game(c, &id)?;
+        let actions = games::actions(c, &id)?;
+        Ok((g, actions))
+    })
+    .await?;
+    if g.row.status != FINISHED {
+        return Err(AppError::Conflict(
+            "a replay is served once the game has ended".into(),
+        ));
+    }
+    let players = game_summary(&g.row, &g.creator, &g.seats)["players"].take();
+    let replay = crate::live::replay::replay(&g.row, &actions, players)?;
+    Ok(HttpResponse::Ok().json(replay))
+}
+
 /// A stored variant name.
 pub(crate) fn variant_of(name: &str) -> Result<Variant, AppError> {
     Variant::from_name(name).ok_or_else(|| AppError::internal(format!("stored variant {name:?}")))
@@ -273,9 +297,18 @@ pub async fn board_json() -> HttpResponse {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisCell {
+    #[serde(default)]
+    piece: Option<Piece>,
+    #[serde(default)]
+    colour: Option<Colour>,
+    face: Face,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemovedPiece {
     piece: Piece,
     colour: Colour,
-    face: crate::rules::view::Face,
 }
 
 #[derive(Deserialize)]
@@ -287,12 +320,22 @@ pub struct AnalysisRequest {
     colours: Option<BTreeMap<Seat, Colour>>,
     board: BTreeMap<Square, AnalysisCell>,
     #[serde(default)]
+    removed: Option<Vec<RemovedPiece>>,
+    #[serde(default)]
     options: Option<Options>,
 }
 
-/// Legal actions of any position a client describes.
+/// Stands in for a piece whose identity the asker does not know. Unknown pieces never
+/// move or get attacked in flip chess (they are face down), and in standard 军棋 an
+/// attack on one is allowed whatever it is, so any identity but a mine would do.
+const UNKNOWN: Piece = Piece::Captain;
+
+/// Legal actions of a position as a client sees it: every piece named, or face down
+/// without a name (flip chess), or an enemy's hidden piece with its colour only
+/// (standard). `removed` lists pieces known to be off the board.
 pub async fn analysis_moves(body: web::Json<AnalysisRequest>) -> Result<HttpResponse, AppError> {
     let req = body.into_inner();
+    let bad = |m: String| Err(AppError::BadRequest(m));
     let colours = match (&req.colours, req.variant) {
         (_, Variant::Standard) => Some(crate::rules::game::STANDARD_COLOURS),
         (None, _) => None,
@@ -301,34 +344,73 @@ pub async fn analysis_moves(body: web::Json<AnalysisRequest>) -> Result<HttpResp
             match (s, n) {
                 (Some(&s), Some(&n)) if s != n => Some([s, n]),
                 _ => {
-                    return Err(AppError::BadRequest(
-                        "colours names a different colour for south and for north".into(),
-                    ));
+                    return bad("colours names a different colour for south and for north".into());
                 }
             }
         }
     };
-    let mut counts: BTreeMap<(Colour, Piece), u8> = BTreeMap::new();
-    for cell in req.board.values() {
-        let n = counts.entry((cell.colour, cell.piece)).or_default();
-        *n += 1;
-        if *n > cell.piece.count() {
-            return Err(AppError::BadRequest(format!(
-                "more {} {} than the set has ({})",
-                cell.colour,
-                cell.piece,
-                cell.piece.count()
-            )));
+    let mut known: BTreeMap<(Colour, Piece), u8> = BTreeMap::new();
+    for r in req.removed.iter().flatten() {
+        *known.entry((r.colour, r.piece)).or_default() += 1;
+    }
+    let mut unknown = 0u8;
+    let mut tokens = Vec::with_capacity(req.board.len());
+    for (&sq, cell) in &req.board {
+        let shown = cell.face == Face::Up;
+        let token = match (cell.piece, cell.colour, req.variant) {
+            (Some(piece), Some(colour), _) => {
+                *known.entry((colour, piece)).or_default() += 1;
+                Token {
+                    piece,
+                    colour,
+                    shown,
+                }
+            }
+            (None, None, Variant::Flip) if !shown => {
+                unknown += 1;
+                Token::hidden(UNKNOWN, Colour::Red)
+            }
+            (None, Some(colour), Variant::Standard) if !shown => {
+                if colours.is_some_and(|c| c[req.to_move.index()] == colour) {
+                    return bad(format!(
+                        "{sq}: the legal actions of {} depend on its own pieces; name them",
+                        req.to_move
+                    ));
+                }
+                Token::hidden(UNKNOWN, colour)
+            }
+            _ => {
+                return bad(format!(
+                    "{sq}: a face-up piece needs \"piece\" and \"colour\"; a face-down one \
+                     has both or, in flip chess, neither (in standard, its colour alone)"
+                ));
+            }
+        };
+        tokens.push((sq, token));
+    }
+    for (&(colour, piece), &n) in &known {
+        if n > piece.count() {
+            return bad(format!(
+                "more {colour} {piece} on the board and removed than the set has ({})",
+                piece.count()
+            ));
         }
     }
-    let pos = Position::from_tokens(req.board.iter().map(|(&s, c)| {
-        let t = Token {
-            piece: c.piece,
-            colour: c.colour,
-            shown: c.face == crate::rules::view::Face::Up,
-        };
-        (s, t)
-    }));
+    let mut pos = Position::from_tokens(tokens);
+    if req.variant == Variant::Flip && unknown > 0 {
+        // A flag stays guarded while a mine of its colour may still be on the board.
+        for colour in Colour::BOTH {
+            let named = pos.mines_left(colour);
+            let removed = req
+                .removed
+                .iter()
+                .flatten()
+                .filter(|r| r.colour == colour && r.piece == Piece::Mine)
+                .count() as u8;
+            let unaccounted = Piece::Mine.count() - removed - named;
+            pos.assume_mines_left(colour, named + unaccounted.min(unknown));
+        }
+    }
     let game = Game::from_position(
         req.variant,
         req.options.unwrap_or_default(),

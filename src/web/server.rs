@@ -58,6 +58,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/games/{id}/join", web::post().to(api::join_game))
             .route("/games/{id}/cancel", web::post().to(api::cancel_game))
             .route("/games/{id}/record", web::get().to(api::game_record))
+            .route("/games/{id}/replay", web::get().to(api::game_replay))
             .route("/board", web::get().to(api::board_json))
             .route("/analysis/moves", web::post().to(api::analysis_moves))
             .route("/players/{name}", web::get().to(api::player))

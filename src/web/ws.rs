@@ -2,7 +2,8 @@
 
 use super::auth::user_id;
 use crate::error::AppError;
-use crate::live::protocol::{self, BUDGET_WINDOW_SECS, MAX_FRAME, MESSAGE_BUDGET, PONG};
+use crate::live::messages::{ErrorBody, ServerMsg};
+use crate::live::protocol::{self, BUDGET_WINDOW_SECS, MAX_FRAME, MESSAGE_BUDGET};
 use crate::live::{Cmd, Hub};
 use actix_session::Session;
 use actix_web::http::header;
@@ -31,6 +32,10 @@ fn check_origin(req: &HttpRequest) -> Result<(), AppError> {
     } else {
         Err(AppError::BadOrigin)
     }
+}
+
+fn error_text(code: &'static str, message: &str, ack: Option<u64>) -> String {
+    ServerMsg::error(ErrorBody::new(code, message), ack).text()
 }
 
 /// lila-ws's rule: at most `MESSAGE_BUDGET` messages in any `BUDGET_WINDOW_SECS`.
@@ -98,12 +103,12 @@ pub async fn game_socket(
                 incoming = stream.recv() => match incoming {
                     Some(Ok(AggregatedMessage::Text(text))) => {
                         if !budget.allow() {
-                            let _ = ws.text(protocol::error_json("rate_limited", "too many messages: at most 100 in 20 seconds", None)).await;
+                            let _ = ws.text(error_text("rate_limited", "too many messages: at most 100 in 20 seconds", None)).await;
                             break Some(CloseReason { code: CloseCode::Policy, description: Some("rate limited".into()) });
                         }
                         match protocol::parse(&text) {
                             Ok(msg) if msg.kind == protocol::ClientKind::Ping => {
-                                if ws.text(PONG).await.is_err() { break None; }
+                                if ws.text(ServerMsg::Pong.text()).await.is_err() { break None; }
                             }
                             Ok(msg) => {
                                 if game.send(Cmd::Message { conn, msg }).is_err() {
@@ -112,12 +117,12 @@ pub async fn game_socket(
                             }
                             Err(why) => {
                                 let ack = serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v.get("a").and_then(|a| a.as_u64()));
-                                if ws.text(protocol::error_json("bad_message", &why, ack)).await.is_err() { break None; }
+                                if ws.text(error_text("bad_message", &why, ack)).await.is_err() { break None; }
                             }
                         }
                     }
                     Some(Ok(AggregatedMessage::Binary(_))) => {
-                        if ws.text(protocol::error_json("bad_message", "send JSON text frames", None)).await.is_err() { break None; }
+                        if ws.text(error_text("bad_message", "send JSON text frames", None)).await.is_err() { break None; }
                     }
                     Some(Ok(AggregatedMessage::Ping(b))) => {
                         if ws.pong(&b).await.is_err() { break None; }
@@ -125,7 +130,7 @@ pub async fn game_socket(
                     Some(Ok(AggregatedMessage::Pong(_))) => {}
                     Some(Ok(AggregatedMessage::Close(_))) | None => break None,
                     Some(Err(ProtocolError::Overflow)) => {
-                        let _ = ws.text(protocol::error_json("too_large", "a message may hold at most 16 KiB", None)).await;
+                        let _ = ws.text(error_text("too_large", "a message may hold at most 16 KiB", None)).await;
                         break Some(CloseReason { code: CloseCode::Size, description: Some("message too large".into()) });
                     }
                     Some(Err(_)) => break Some(CloseReason { code: CloseCode::Protocol, description: None }),
@@ -169,7 +174,7 @@ pub async fn lobby_socket(
                 }
                 incoming = stream.recv() => match incoming {
                     Some(Ok(AggregatedMessage::Text(_))) => {
-                        if !budget.allow() || ws.text(PONG).await.is_err() { break; }
+                        if !budget.allow() || ws.text(ServerMsg::Pong.text()).await.is_err() { break; }
                     }
                     Some(Ok(AggregatedMessage::Ping(b))) => {
                         if ws.pong(&b).await.is_err() { break; }

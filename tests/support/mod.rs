@@ -5,6 +5,7 @@
 //! built from the true deal.
 #![allow(dead_code)]
 
+pub mod drawn;
 pub mod policy;
 
 use awc::http::header;
@@ -801,9 +802,9 @@ pub fn action_message(action: Action) -> (&'static str, Value) {
         Action::Flip(at) => ("flip", json!({"at": at})),
         Action::Move { from, to } => ("move", json!({"from": from, "to": to})),
         Action::Resign => ("resign", Value::Null),
-        Action::OfferDraw => ("draw_offer", Value::Null),
-        Action::AcceptDraw => ("draw_accept", Value::Null),
-        Action::DeclineDraw => ("draw_decline", Value::Null),
+        Action::OfferDraw => ("offer_draw", Value::Null),
+        Action::AcceptDraw => ("accept_draw", Value::Null),
+        Action::DeclineDraw => ("decline_draw", Value::Null),
         other => panic!("{other:?} is not sent by clients"),
     }
 }

@@ -1,0 +1,138 @@
+//! The end of every step and of the game: storing an accepted action (and, when it
+//! ends the game, the result and both players' new scores) in one write, and the
+//! result as players see it.
+
+use super::blocking;
+use super::messages::GameResult;
+use super::summary::PlayerInfo;
+use super::task::{Entry, Task};
+use crate::db::games::{self, End, FINISHED, Write};
+use crate::db::now_ms;
+use crate::db::users::GameResult as PlayerResult;
+use crate::error::AppError;
+use crate::record::{action_json, result_name};
+use crate::rules::view::SeatPair;
+use crate::rules::{Action, Game, Seat};
+
+impl Task {
+    /// Stores the change that turns the current game into `next`, then adopts it. On a
+    /// storage error nothing changes.
+    pub(super) async fn commit(
+        &mut self,
+        seat: Seat,
+        action: Option<Action>,
+        next: Game,
+        entry: &Entry,
+    ) -> Result<(), AppError> {
+        let now = now_ms();
+        let deadline = match (next.is_over(), action) {
+            (true, _) => None,
+            (false, Some(a)) if a.is_step() => {
+                Some(now + self.row.seconds_per_action as i64 * 1000)
+            }
+            _ => self.row.deadline_at,
+        };
+        let outcome = next.outcome();
+        let score = outcome.map(|_| {
+            next.score(self.row.base)
+                .expect("a finished game has a score")
+        });
+        let colour_south = next.colour_of(Seat::South).map(|c| c.name().to_string());
+        let (south_id, north_id) = (
+            self.row.south_id.unwrap_or_default(),
+            self.row.north_id.unwrap_or_default(),
+        );
+        let end_ms = match entry {
+            Entry::Expired { at_ms, .. } => Some(*at_ms as i64),
+            _ => None,
+        };
+        let at_ms = match entry {
+            Entry::Step(step) => step.at_ms as i64,
+            _ => 0,
+        };
+        let game_id = self.row.id.clone();
+        let idx = self.actions as i32;
+        let steps = next.steps() as i32;
+        let action_text = action.map(|a| action_json(seat, a).to_string());
+        let colour = colour_south.clone();
+        blocking(self.hub.pool(), move |c| {
+            let end = match (outcome, score) {
+                (Some(o), Some(score)) => {
+                    let result_of = |s: Seat| match o.winner {
+                        None => PlayerResult::Draw,
+                        Some(w) if w == s => PlayerResult::Win,
+                        Some(_) => PlayerResult::Loss,
+                    };
+                    Some(End {
+                        result: result_name(o),
+                        reason: o.reason.name(),
+                        score,
+                        ended_at: now,
+                        end_ms,
+                        players: [
+                            (south_id, result_of(Seat::South)),
+                            (north_id, result_of(Seat::North)),
+                        ],
+                    })
+                }
+                _ => None,
+            };
+            games::write(
+                c,
+                &Write {
+                    game_id: &game_id,
+                    action: action_text.as_deref().map(|t| (idx, seat.name(), t, at_ms)),
+                    steps,
+                    deadline_at: deadline,
+                    colour_south: colour.as_deref(),
+                    end,
+                },
+            )?;
+            Ok(())
+        })
+        .await?;
+
+        if action.is_some() {
+            self.actions += 1;
+        }
+        self.row.steps = steps;
+        self.row.deadline_at = deadline;
+        self.row.colour_south = colour_south;
+        if let (Some(o), Some(score)) = (outcome, score) {
+            self.row.status = FINISHED.to_string();
+            self.row.result = Some(result_name(o).to_string());
+            self.row.reason = Some(o.reason.name().to_string());
+            self.row.score_south = Some(score[0]);
+            self.row.score_north = Some(score[1]);
+            self.row.ended_at = Some(now);
+            self.row.end_ms = end_ms;
+            self.away_since = [None, None];
+            self.hub.note_game_end();
+            self.refresh_players().await;
+        }
+        if let Entry::Step(step) = entry {
+            self.marks.follow(&step.applied.effect, next.position());
+        }
+        self.game = Some(next);
+        Ok(())
+    }
+
+    pub(super) async fn refresh_players(&mut self) {
+        let row = self.row.clone();
+        let loaded = blocking(self.hub.pool(), move |c| Ok(PlayerInfo::seats(c, &row)?)).await;
+        match loaded {
+            Ok(seats) => self.seats = seats,
+            Err(e) => tracing::error!(error = %e, "cannot reload players"),
+        }
+    }
+
+    /// How the game ended, with the row of the score table that applied; `None`
+    /// while it is played.
+    pub(super) fn result(&self) -> Option<GameResult> {
+        super::replay::result_of(self.game.as_ref()?, self.row.base)
+    }
+
+    pub(super) fn final_score(&self) -> SeatPair<Option<i32>> {
+        SeatPair([self.row.score_south, self.row.score_north])
+    }
+}

@@ -1,0 +1,279 @@
+//! Seating players: joining an open game (which deals or opens the deployment),
+//! cancelling it, and the rematch that starts the same pair's next game.
+
+use super::blocking;
+use super::messages::ErrorBody;
+use super::task::{Entry, Handled, Task};
+use crate::db::games::{self, CANCELLED, FINISHED, GameRow, OPEN, RUNNING};
+use crate::db::now_ms;
+use crate::error::AppError;
+use crate::record::deal_json;
+use crate::rules::Seat;
+use crate::rules::Variant;
+use crate::rules::deal::FlipStart;
+use crate::rules::layout::Deployment;
+use rand::RngExt;
+
+impl Task {
+    /// Seats drawn at random for two players.
+    fn draw_seats(a: i64, b: i64) -> (i64, i64) {
+        if rand::rng().random::<bool>() {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
+    /// How a new game between `south` and `north` opens: a flip deal, or a standard
+    /// deployment from each player's last layout.
+    async fn opening(&self, south: i64, north: i64) -> Result<Opening, AppError> {
+        match self.variant {
+            Variant::Flip => Ok(Opening::Flip(FlipStart::random(&mut rand::rng()))),
+            Variant::Standard => {
+                let d = blocking(self.hub.pool(), move |c| {
+                    super::deploy::initial(c, south, north)
+                })
+                .await?;
+                Ok(Opening::Standard(d))
+            }
+        }
+    }
+
+    /// When the opening's clock runs out: the first action's, or the deployment's.
+    fn opening_deadline(&self, opening: &Opening, now: i64) -> i64 {
+        let seconds = match opening {
+            Opening::Flip(_) => self.row.seconds_per_action as i64,
+            Opening::Standard(_) => self.options.deploy_seconds as i64,
+        };
+        now + seconds * 1000
+    }
+
+    pub(super) async fn join(&mut self, user: i64) -> Result<(), AppError> {
+        if self.row.status != OPEN {
+            return Err(AppError::Conflict("the game is no longer open".into()));
+        }
+        if user == self.row.creator_id {
+            return Err(AppError::Conflict("you cannot join your own game".into()));
+        }
+        let (south, north) = Self::draw_seats(self.row.creator_id, user);
+        let opening = self.opening(south, north).await?;
+        let now = now_ms();
+        let deadline = self.opening_deadline(&opening, now);
+        let id = self.row.id.clone();
+        let fields = OpeningFields::of(&opening);
+        let stored = fields.clone();
+        let started = blocking(self.hub.pool(), move |c| {
+            Ok(games::start(
+                c,
+                &id,
+                &games::Start {
+                    south_id: south,
+                    north_id: north,
+                    first_seat: stored.first_seat,
+                    deal: stored.deal.as_deref(),
+                    salt: stored.salt.as_deref(),
+                    commitment: stored.commitment.as_deref(),
+                    deployment: stored.deployment.as_deref(),
+                    started_at: now,
+                    deadline_at: deadline,
+                },
+            )?)
+        })
+        .await?;
+        if !started {
+            return Err(AppError::Conflict("the game is no longer open".into()));
+        }
+        self.row.status = RUNNING.to_string();
+        self.row.south_id = Some(south);
+        self.row.north_id = Some(north);
+        self.row.first_seat = fields.first_seat.map(str::to_string);
+        self.row.deal = fields.deal;
+        self.row.salt = fields.salt;
+        self.row.commitment = fields.commitment;
+        self.row.started_at = Some(now);
+        self.row.deadline_at = Some(deadline);
+        match opening {
+            Opening::Flip(start) => self.game = Some(start.game(self.options)),
+            Opening::Standard(d) => self.deploy = Some(d),
+        }
+        self.refresh_players().await;
+        // The game starts: the escape clocks of absent seats run, and every socket
+        // hears of it.
+        self.update_away();
+        self.shown_here = [self.connected(Seat::South), self.connected(Seat::North)];
+        self.broadcast_state();
+        self.hub.lobby_changed().await;
+        Ok(())
+    }
+
+    pub(super) async fn cancel(&mut self, user: i64) -> Result<(), AppError> {
+        if user != self.row.creator_id {
+            return Err(AppError::Forbidden(
+                "only its creator may cancel a game".into(),
+            ));
+        }
+        if self.row.status != OPEN {
+            return Err(AppError::Conflict(
+                "only an open game can be cancelled".into(),
+            ));
+        }
+        let id = self.row.id.clone();
+        let done = blocking(self.hub.pool(), move |c| Ok(games::cancel(c, &id, user)?)).await?;
+        if !done {
+            return Err(AppError::Conflict(
+                "only an open game can be cancelled".into(),
+            ));
+        }
+        self.row.status = CANCELLED.to_string();
+        self.broadcast_state();
+        self.hub.lobby_changed().await;
+        Ok(())
+    }
+
+    /// A player asks for a rematch; when both have, the new game is created and both
+    /// entries are published together.
+    pub(super) async fn rematch(&mut self, conn: u64) -> Handled {
+        let seat = self.seat_of(conn).ok_or_else(ErrorBody::not_a_player)?;
+        if self.row.status != FINISHED {
+            return Err(ErrorBody::new(
+                "illegal",
+                "a rematch can be asked for once the game is over",
+            ));
+        }
+        if self.row.next_game.is_some() || self.rematch[seat.index()] {
+            return Ok(Vec::new());
+        }
+        self.rematch[seat.index()] = true;
+        let mut entries = vec![Entry::RematchOffer(seat)];
+        if self.rematch != [true, true] {
+            return Ok(entries);
+        }
+        match self.start_rematch().await {
+            Ok(next) => {
+                self.row.next_game = Some(next.clone());
+                entries.push(Entry::Rematch(next.clone()));
+                if let Err(e) = self.hub.handle(&next).await {
+                    tracing::error!(game = %next, error = %e, "cannot start the rematch task");
+                }
+            }
+            Err(e) => {
+                tracing::error!(game = %self.row.id, error = %e, "cannot create a rematch");
+                self.rematch = [false, false];
+                self.error(
+                    conn,
+                    "internal",
+                    "the rematch could not be created; ask again",
+                    None,
+                );
+            }
+        }
+        Ok(entries)
+    }
+
+    /// The same pair, the same table: a new game whose base is one higher (RULES §3.1).
+    async fn start_rematch(&mut self) -> Result<String, AppError> {
+        let (Some(a), Some(b)) = (self.row.south_id, self.row.north_id) else {
+            return Err(AppError::internal("a finished game without players"));
+        };
+        let (south, north) = Self::draw_seats(a, b);
+        let opening = self.opening(south, north).await?;
+        let now = now_ms();
+        let deadline = self.opening_deadline(&opening, now);
+        let fields = OpeningFields::of(&opening);
+        let row = GameRow {
+            id: new_game_id(),
+            variant: self.row.variant.clone(),
+            status: RUNNING.to_string(),
+            rated: self.row.rated,
+            seconds_per_action: self.row.seconds_per_action,
+            options: self.row.options.clone(),
+            base: self.row.base + 1,
+            creator_id: self.row.creator_id,
+            south_id: Some(south),
+            north_id: Some(north),
+            first_seat: fields.first_seat.map(str::to_string),
+            deal: fields.deal,
+            salt: fields.salt,
+            commitment: fields.commitment,
+            previous_game: Some(self.row.id.clone()),
+            next_game: None,
+            result: None,
+            reason: None,
+            score_south: None,
+            score_north: None,
+            colour_south: None,
+            steps: 0,
+            created_at: now,
+            started_at: Some(now),
+            ended_at: None,
+            deadline_at: Some(deadline),
+            end_ms: None,
+        };
+        let id = row.id.clone();
+        let old = self.row.id.clone();
+        let deployment = fields.deployment;
+        blocking(self.hub.pool(), move |c| {
+            use diesel::Connection;
+            let fail = |_| diesel::result::Error::RollbackTransaction;
+            c.transaction(|c| {
+                games::insert(c, &row).map_err(fail)?;
+                if let Some(d) = &deployment {
+                    games::set_deployment(c, &row.id, d).map_err(fail)?;
+                }
+                games::set_next(c, &old, &row.id).map_err(fail)?;
+                Ok::<_, diesel::result::Error>(())
+            })
+            .map_err(AppError::internal)
+        })
+        .await?;
+        Ok(id)
+    }
+}
+
+/// How a new game opens.
+enum Opening {
+    Flip(FlipStart),
+    Standard(Deployment),
+}
+
+/// The stored columns of an opening: a flip game's deal, first seat and commitment,
+/// or a standard game's deployment.
+#[derive(Clone)]
+struct OpeningFields {
+    first_seat: Option<&'static str>,
+    deal: Option<String>,
+    salt: Option<String>,
+    commitment: Option<String>,
+    deployment: Option<String>,
+}
+
+impl OpeningFields {
+    fn of(opening: &Opening) -> OpeningFields {
+        match opening {
+            Opening::Flip(start) => OpeningFields {
+                first_seat: Some(start.first.name()),
+                deal: Some(deal_json(&start.deal).to_string()),
+                salt: Some(start.salt.clone()),
+                commitment: Some(start.commitment.clone()),
+                deployment: None,
+            },
+            Opening::Standard(d) => OpeningFields {
+                first_seat: None,
+                deal: None,
+                salt: None,
+                commitment: None,
+                deployment: Some(super::deploy::to_json(d)),
+            },
+        }
+    }
+}
+
+/// A game id: 8 characters from a 62-letter alphabet, drawn from the system's
+/// cryptographic generator so that ids cannot be guessed from one another.
+pub fn new_game_id() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut rng = rand::rng();
+    (0..8)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}

@@ -1,0 +1,107 @@
+//! Loading a game's task from the database: the row, the players, a deployment in
+//! progress, marks, and the game replayed from its stored actions. A restart or a
+//! task that stopped for lack of sockets comes back exactly as it was.
+
+use super::marks::Marks;
+use super::summary::PlayerInfo;
+use super::task::{Entry, Step, Task, seat_name};
+use super::{Hub, blocking};
+use crate::db::games::{self, RUNNING};
+use crate::db::now_ms;
+use crate::error::AppError;
+use crate::record::{Record, Setup, parse_action};
+use crate::rules::view::Status;
+use crate::rules::{Options, Seat, Variant};
+use serde_json::Value;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
+    let id_owned = id.to_string();
+    let (row, creator, seats, actions, deployment, marks) = blocking(hub.pool(), move |c| {
+        let row = games::get(c, &id_owned)?
+            .ok_or_else(|| AppError::NotFound(format!("no game {id_owned}")))?;
+        let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
+        let seats = PlayerInfo::seats(c, &row)?;
+        let actions = games::actions(c, &id_owned)?;
+        let deployment = games::deployment(c, &id_owned)?;
+        let mut marks = [Vec::new(), Vec::new()];
+        for (i, user) in [row.south_id, row.north_id].into_iter().enumerate() {
+            if let Some(u) = user {
+                marks[i] = crate::db::marks::of(c, &id_owned, u)?;
+            }
+        }
+        Ok((row, creator, seats, actions, deployment, marks))
+    })
+    .await?;
+    let options: Options = serde_json::from_str(&row.options).map_err(AppError::internal)?;
+    let variant = Variant::from_name(&row.variant)
+        .ok_or_else(|| AppError::internal(format!("stored variant {:?}", row.variant)))?;
+    let mut task = Task {
+        hub: hub.clone(),
+        creator,
+        seats,
+        options,
+        variant,
+        deploy: None,
+        game: None,
+        actions: 0,
+        log: Vec::new(),
+        conns: HashMap::new(),
+        away_since: [None, None],
+        rematch: [false, false],
+        shown_here: [false, false],
+        marks: Marks::default(),
+        phrases: [VecDeque::new(), VecDeque::new()],
+        row,
+    };
+    if let (Some(deal), Some(first)) = (&task.row.deal, &task.row.first_seat) {
+        let first = seat_name(first)?;
+        let deal = serde_json::from_str::<Value>(deal).map_err(AppError::internal)?;
+        let setup = Setup::parse(variant, &deal).map_err(AppError::internal)?;
+        let mut game = Record::new(variant, options, task.row.base, first, Some(setup))
+            .start()
+            .map_err(AppError::internal)?;
+        if variant == Variant::Standard {
+            task.log.push(Entry::Deployed {
+                first,
+                status: Status::of(&game),
+            });
+            task.marks = Marks::start(game.position());
+            for (seat, rows) in Seat::BOTH.into_iter().zip(marks) {
+                for (origin, mark) in rows {
+                    let origin = origin.parse().map_err(AppError::internal)?;
+                    task.marks.set(seat, origin, Some(mark));
+                }
+            }
+        }
+        for a in &actions {
+            let v: Value = serde_json::from_str(&a.action).map_err(AppError::internal)?;
+            let (seat, action) = parse_action(&v).map_err(AppError::internal)?;
+            let at_ms = a.at_ms.max(0) as u64;
+            let step = Step::apply(&mut game, seat, action, at_ms)
+                .map_err(|e| AppError::internal(format!("stored action {} of {id}: {e}", a.idx)))?;
+            task.marks.follow(&step.applied.effect, game.position());
+            task.log.push(Entry::Step(Box::new(step)));
+            task.actions += 1;
+        }
+        if let (None, Some(end_ms)) = (game.outcome(), task.row.end_ms) {
+            game.expire(end_ms as u64);
+            task.log.push(Entry::Expired {
+                at_ms: end_ms as u64,
+                status: Status::of(&game),
+            });
+        }
+        task.game = Some(game);
+    } else if task.row.status == RUNNING && variant == Variant::Standard {
+        let text = deployment
+            .ok_or_else(|| AppError::internal("a deploying game without its deployment"))?;
+        task.deploy = Some(super::deploy::from_json(&text)?);
+    }
+    if task.row.status == RUNNING {
+        // After a restart nobody is connected yet: the grace period starts now.
+        let now = now_ms();
+        task.away_since = [Some(now), Some(now)];
+    }
+    Ok(task)
+}

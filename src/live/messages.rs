@@ -1,0 +1,274 @@
+//! Everything the server sends on its sockets (docs/protocol.md), as one typed enum:
+//! a message that is not here cannot be sent, and a field cannot be misspelt in one
+//! place only.
+
+use crate::rules::scoring::ScoreRule;
+use crate::rules::view::{BoardDelta, EventView, PieceTally, SeatPair, Status};
+use crate::rules::{Action, EndReason, LayoutViolation, Outcome, Seat, Square, View};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerMsg {
+    State {
+        v: usize,
+        d: Box<State>,
+    },
+    Event {
+        v: usize,
+        d: Box<Event>,
+    },
+    Ack {
+        a: u64,
+        v: usize,
+    },
+    Error {
+        d: ErrorBody,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        a: Option<u64>,
+    },
+    Pong,
+    Deploy {
+        d: DeployView,
+    },
+    Marks {
+        d: BTreeMap<Square, String>,
+    },
+    Presence {
+        d: Presence,
+    },
+    Phrase {
+        d: PhraseMsg,
+    },
+    Lobby {
+        d: LobbyMsg,
+    },
+}
+
+impl ServerMsg {
+    pub fn text(&self) -> String {
+        serde_json::to_string(self).expect("server messages serialise")
+    }
+
+    pub fn error(body: ErrorBody, a: Option<u64>) -> ServerMsg {
+        ServerMsg::Error { d: body, a }
+    }
+}
+
+/// Why a request was refused: a machine word, a sentence, and for refused deployment
+/// commands a finer `reason` and the layout's `violations`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorBody {
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violations: Option<Vec<ViolationView>>,
+}
+
+impl ErrorBody {
+    pub fn new(code: &'static str, message: impl Into<String>) -> ErrorBody {
+        ErrorBody {
+            code,
+            message: message.into(),
+            reason: None,
+            violations: None,
+        }
+    }
+
+    pub fn not_a_player() -> ErrorBody {
+        ErrorBody::new("not_a_player", "you are not playing in this game")
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ViolationView {
+    pub code: &'static str,
+    pub square: Option<Square>,
+    pub message: String,
+}
+
+impl ViolationView {
+    pub fn all(v: &[LayoutViolation]) -> Vec<ViolationView> {
+        v.iter()
+            .map(|x| ViolationView {
+                code: x.code(),
+                square: x.square(),
+                message: x.to_string(),
+            })
+            .collect()
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Clock {
+    pub to_move: Seat,
+    pub remaining_ms: i64,
+    pub seconds_per_action: i32,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Presence {
+    pub connected: SeatPair<bool>,
+    /// Milliseconds until an absent seat loses by escape; null while present or when
+    /// no game is being played.
+    pub escape_ms: SeatPair<Option<i64>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RematchView {
+    pub south: bool,
+    pub north: bool,
+    pub next: Option<String>,
+}
+
+/// How a game ended and why each score changed as it did.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameResult {
+    pub winner: Option<Seat>,
+    pub reason: EndReason,
+    pub score: SeatPair<i32>,
+    pub base: i32,
+    pub rule: ScoreRule,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeployView {
+    pub remaining_ms: i64,
+    pub seconds: u32,
+    pub ready: SeatPair<bool>,
+    pub layout: Option<Value>,
+    pub violations: Vec<ViolationView>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PhraseMsg {
+    pub seat: Seat,
+    pub id: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LobbyMsg {
+    pub open: Vec<Value>,
+}
+
+/// The whole game as one socket may see it.
+#[derive(Debug, Serialize)]
+pub struct State {
+    pub game: Value,
+    pub you: Option<Seat>,
+    pub view: Option<View>,
+    pub clock: Option<Clock>,
+    /// Kept beside `presence` for older clients.
+    pub connected: SeatPair<bool>,
+    pub presence: Presence,
+    pub rematch: RematchView,
+    pub deploy: Option<DeployView>,
+    pub marks: Option<BTreeMap<Square, String>>,
+    /// The latest step, cut for this socket, so that a fresh page can show it.
+    pub last: Option<Box<Event>>,
+    pub result: Option<GameResult>,
+}
+
+/// What an event is: an action the rules accepted, or something of the table.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum What {
+    Step(EventView),
+    Table(TableEvent),
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TableEvent {
+    /// A standard game's deployment is over and play begins.
+    Start {
+        first: Seat,
+    },
+    /// The three hours ran out with no action.
+    TimeLimit {
+        outcome: Option<Outcome>,
+    },
+    RematchOffer {
+        seat: Seat,
+    },
+    Rematch {
+        next: String,
+    },
+}
+
+/// One thing that happened, cut for one viewer, with all that viewer needs to draw it.
+#[derive(Debug, Serialize)]
+pub struct Event {
+    #[serde(flatten)]
+    pub what: What,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub route: Option<Vec<Square>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardDelta>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tallies: Option<Vec<PieceTally>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// The ending event's score changes (also inside `result`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<SeatPair<Option<i32>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Vec<Action>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repetition_warnings: Option<Vec<Action>>,
+    /// Only on the latest event; null when no clock runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Option<Clock>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
+}
+
+impl Event {
+    pub fn bare(what: What) -> Event {
+        Event {
+            what,
+            route: None,
+            board: None,
+            tallies: None,
+            status: None,
+            result: None,
+            score: None,
+            legal: None,
+            repetition_warnings: None,
+            clock: None,
+            at_ms: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_carry_their_type() {
+        assert_eq!(ServerMsg::Pong.text(), r#"{"t":"pong"}"#);
+        assert_eq!(
+            ServerMsg::Ack { a: 3, v: 7 }.text(),
+            r#"{"t":"ack","a":3,"v":7}"#
+        );
+        let e = ServerMsg::error(ErrorBody::new("illegal", "no"), None).text();
+        assert_eq!(e, r#"{"t":"error","d":{"code":"illegal","message":"no"}}"#);
+        let ev = Event::bare(What::Table(TableEvent::RematchOffer { seat: Seat::North }));
+        let text = ServerMsg::Event {
+            v: 2,
+            d: Box::new(ev),
+        }
+        .text();
+        assert_eq!(
+            text,
+            r#"{"t":"event","v":2,"d":{"kind":"rematch_offer","seat":"north"}}"#
+        );
+    }
+}
