@@ -1,6 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
-use super::{api, assets, auth, error, history, layouts, page_cache, pages, ws};
+use super::{
+    api, assets, auth, display_name, error, history, layouts, page_cache, pages, profile, ws,
+};
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
@@ -51,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/login", web::post().to(auth::login))
             .route("/logout", web::post().to(auth::logout))
             .route("/me", web::get().to(auth::me))
+            .route("/me", web::patch().to(display_name::patch_me))
             .route("/games", web::post().to(api::create_game))
             .route("/games/quick", web::post().to(api::quick_pair))
             .route("/games/open", web::get().to(api::open_games))
@@ -79,7 +82,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/games", web::get().to(history::games))
     .route("/ladder", web::get().to(history::ladder))
     .route("/layouts", web::get().to(layouts::page))
-    .route("/@/{name}", web::get().to(history::profile))
+    .route("/@/{name}", web::get().to(profile::profile))
+    .route("/@/{name}", web::post().to(profile::profile_form))
     .route("/@/{name}/games", web::get().to(history::player_games))
     .route("/game/{id}", web::get().to(pages::game))
     .route("/static/{path:.*}", web::get().to(assets::asset))
