@@ -7,6 +7,7 @@ pub enum AppError {
     BadRequest(String),
     InvalidUsername(String),
     InvalidPassword(String),
+    InvalidDisplayName(String),
     BadOption(String),
     NotLoggedIn,
     BadCredentials,
@@ -26,6 +27,7 @@ impl AppError {
             AppError::BadRequest(_) => "bad_request",
             AppError::InvalidUsername(_) => "invalid_username",
             AppError::InvalidPassword(_) => "invalid_password",
+            AppError::InvalidDisplayName(_) => "invalid_display_name",
             AppError::BadOption(_) => "bad_option",
             AppError::NotLoggedIn => "not_logged_in",
             AppError::BadCredentials => "bad_credentials",
@@ -44,6 +46,7 @@ impl AppError {
             AppError::BadRequest(m)
             | AppError::InvalidUsername(m)
             | AppError::InvalidPassword(m)
+            | AppError::InvalidDisplayName(m)
             | AppError::BadOption(m)
             | AppError::Forbidden(m)
             | AppError::NotFound(m)

@@ -12,14 +12,14 @@ fn browser_tests_pass_in_chromium() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
     assert!(
         Path::new("/usr/bin/chromium").exists(),
-        "the browser tests need Debian's chromium (apt-get install chromium)"
+        "the browser tests need Debian's chromium: run the suite with tests/run, which installs it"
     );
     if !dir.join("node_modules/playwright-core").exists() {
         let status = Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund"])
             .current_dir(&dir)
             .status()
-            .expect("run npm ci (the browser tests need Node.js and npm)");
+            .expect("run npm ci (the browser tests need Node.js and npm: run tests/run, which installs them)");
         assert!(status.success(), "npm ci failed in tests/browser");
     }
     let db = TestDb::new(Backend::Sqlite).expect("a SQLite database");

@@ -1,6 +1,7 @@
-//! Migrations on SQLite and PostgreSQL: they go down and up again cleanly, and a
-//! database written by the release before the player-pages migration keeps every game,
-//! name, score and chart point once upgraded.
+//! Migrations on SQLite and PostgreSQL: they go down and up again cleanly, a database
+//! written by the release before the player-pages migration keeps every game, name,
+//! score and chart point once upgraded, and players stored before display names keep
+//! their accounts, with no display name.
 
 #[macro_use]
 mod support;
@@ -13,6 +14,7 @@ use support::TestDb;
 db_tests! {
     all_migrations_go_down_and_up_again => all_migrations_go_down_and_up_again_sqlite, all_migrations_go_down_and_up_again_postgres;
     player_pages_migration_keeps_existing_games => player_pages_migration_keeps_existing_games_sqlite, player_pages_migration_keeps_existing_games_postgres;
+    display_names_migration_keeps_players => display_names_migration_keeps_players_sqlite, display_names_migration_keeps_players_postgres;
 }
 
 fn exec(c: &mut DbConn, sql: &str) {
@@ -37,7 +39,9 @@ async fn player_pages_migration_keeps_existing_games(db: TestDb) {
     let pool = db::connect(&db.url, 1).unwrap();
     let mut conn = pool.get().unwrap();
     let c: &mut DbConn = &mut conn;
-    // Back to the shape the previous release stored, and a finished game in it.
+    // Back to the shape the release before player pages stored (display names, then
+    // player pages, undone), and a finished game in it.
+    db::revert_last_migration(c).unwrap();
     db::revert_last_migration(c).unwrap();
     exec(
         c,
@@ -157,4 +161,27 @@ async fn player_pages_migration_keeps_existing_games(db: TestDb) {
         .unwrap();
     assert!(standard.recent.is_empty() && standard.scores.is_empty());
     assert!(profiles::by_name(c, "carol", "flip", 10).unwrap().is_none());
+}
+
+async fn display_names_migration_keeps_players(db: TestDb) {
+    let pool = db::connect(&db.url, 1).unwrap();
+    let mut conn = pool.get().unwrap();
+    let c: &mut DbConn = &mut conn;
+    db::revert_last_migration(c).unwrap();
+    exec(
+        c,
+        "INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES \
+         (1, 'Alice', 'alice', 'x', 1)",
+    );
+    db::run_migrations(c).expect("the display-names migration applies to existing players");
+    let alice = junqi::db::users::by_name(c, "alice").unwrap().unwrap();
+    assert_eq!((alice.id, alice.username.as_str()), (1, "Alice"));
+    assert_eq!(alice.display_name, None);
+    assert!(junqi::db::users::set_display_name(c, 1, Some("小明")).unwrap());
+    let alice = junqi::db::users::by_id(c, 1).unwrap().unwrap();
+    assert_eq!(alice.display_name.as_deref(), Some("小明"));
+    assert!(
+        !junqi::db::users::set_display_name(c, 99, Some("x")).unwrap(),
+        "no such player"
+    );
 }

@@ -1,7 +1,7 @@
 //! The files of `static/` over HTTP, from the real binary: every file under its plain
 //! name (short cache) and under its content-hashed name (a year, immutable) with the
 //! file's exact bytes; another hash is not found; the pages link the hashed names and
-//! carry an import map of every module.
+//! carry an import map of every module; text goes out compressed to clients that ask.
 
 mod support;
 
@@ -52,8 +52,16 @@ struct Got {
 
 /// A GET that leaves the body as sent (no decompression by the client).
 async fn get(base: &str, path: &str, accept_encoding: Option<&str>) -> Got {
+    fetch(base, path, accept_encoding, false).await
+}
+
+/// A GET, its body decoded by the client (awc) when `decode` and the server compressed it.
+async fn fetch(base: &str, path: &str, accept_encoding: Option<&str>, decode: bool) -> Got {
     let client = awc::Client::builder().disable_redirects().finish();
-    let mut req = client.get(format!("{base}{path}")).no_decompress();
+    let mut req = client.get(format!("{base}{path}"));
+    if !decode {
+        req = req.no_decompress();
+    }
     if let Some(enc) = accept_encoding {
         req = req.insert_header((header::ACCEPT_ENCODING, enc));
     } else {
@@ -180,4 +188,70 @@ async fn pages_link_hashed_files_and_map_every_module() {
             assert!(html.contains(&url), "{page} links {url}");
         }
     }
+}
+
+#[actix_web::test]
+async fn text_is_compressed_for_clients_that_accept_it() {
+    let h = harness();
+    let base = h.base();
+    let files = static_files();
+    // The largest script, by its plain and its hashed name.
+    let (name, body) = files
+        .iter()
+        .filter(|(n, _)| n.ends_with(".js"))
+        .max_by_key(|(_, b)| b.len())
+        .unwrap();
+    let hashed = format!("/static/{}", hashed_name(name, body));
+    for path in [format!("/static/{name}"), hashed] {
+        for enc in ["gzip", "br", "zstd"] {
+            let raw = get(&base, &path, Some(enc)).await;
+            assert_eq!(raw.status, 200, "{path} {enc}");
+            assert_eq!(raw.encoding, enc, "{path} with Accept-Encoding: {enc}");
+            assert!(
+                raw.body.len() < body.len() / 2,
+                "{path} {enc}: {} bytes of {}",
+                raw.body.len(),
+                body.len()
+            );
+            let decoded = fetch(&base, &path, Some(enc), true).await;
+            assert_eq!(&decoded.body, body, "{path} {enc} decodes to the file");
+        }
+    }
+
+    // Pages, CSS and JSON too.
+    for path in ["/rules", "/static/style.css", "/api/ladder"] {
+        let raw = get(&base, path, Some("gzip, deflate, br")).await;
+        assert_eq!(raw.status, 200, "{path}");
+        assert_eq!(raw.encoding, "br", "{path}");
+        let identity = get(&base, path, None).await;
+        assert_eq!(identity.encoding, "", "{path}");
+        let decoded = fetch(&base, path, Some("gzip"), true).await;
+        assert_eq!(decoded.body, identity.body, "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn a_socket_upgrade_asked_with_accept_encoding_still_opens() {
+    use futures_util::StreamExt as _;
+    let h = harness();
+    // As a browser asks: it sends Accept-Encoding on the upgrade request too.
+    let client = awc::Client::new();
+    let (resp, mut framed) = client
+        .ws(format!("{}/ws/lobby", h.base()))
+        .header(header::ACCEPT_ENCODING, "gzip, deflate, br, zstd")
+        .connect()
+        .await
+        .expect("the upgrade succeeds");
+    assert_eq!(resp.status().as_u16(), 101);
+    assert!(resp.headers().get(header::CONTENT_ENCODING).is_none());
+    let frame = tokio::time::timeout(support::WAIT, framed.next())
+        .await
+        .expect("a first message in time")
+        .expect("a frame")
+        .expect("a valid frame");
+    let awc::ws::Frame::Text(text) = frame else {
+        panic!("expected text, got {frame:?}");
+    };
+    let msg: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    assert_eq!(msg["t"], "lobby", "{msg}");
 }

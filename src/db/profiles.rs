@@ -9,8 +9,10 @@ use super::{DbConn, DbError};
 use diesel::prelude::*;
 
 pub struct Profile {
+    pub user_id: i64,
     /// The player's name as they registered it.
     pub username: String,
+    pub display_name: Option<String>,
     pub stats: Stats,
     /// Scores after each of the latest rated games, oldest first.
     pub scores: Vec<i64>,
@@ -25,7 +27,8 @@ pub fn by_name(
     variant: &str,
     games: i64,
 ) -> Result<Option<Profile>, DbError> {
-    let rows: Vec<(String, Stats, String, Option<Line>)> = users::table
+    type Row = ((i64, String, Option<String>), Stats, String, Option<Line>);
+    let rows: Vec<Row> = users::table
         .inner_join(user_stats::table)
         .left_join(
             game_players::table.on(game_players::user_id
@@ -37,14 +40,14 @@ pub fn by_name(
         .order((game_players::ended_at.desc(), game_players::game_id.desc()))
         .limit(games.max(1))
         .select((
-            users::username,
+            (users::id, users::username, users::display_name),
             Stats::as_select(),
             user_stats::recent_scores,
             Option::<Line>::as_select(),
         ))
         .load(conn)?;
     let mut rows = rows.into_iter();
-    let Some((username, stats, trail, first)) = rows.next() else {
+    let Some(((user_id, username, display_name), stats, trail, first)) = rows.next() else {
         return Ok(None);
     };
     let recent = first
@@ -53,7 +56,9 @@ pub fn by_name(
         .map(Line::into_listed)
         .collect();
     Ok(Some(Profile {
+        user_id,
         username,
+        display_name,
         stats,
         scores: parse_recent_scores(&trail),
         recent,

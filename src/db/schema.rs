@@ -7,6 +7,7 @@ diesel::table! {
         username_key -> Text,
         password_hash -> Text,
         created_at -> BigInt,
+        display_name -> Nullable<Text>,
     }
 }
 

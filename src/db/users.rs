@@ -14,6 +14,8 @@ pub struct User {
     pub username_key: String,
     pub password_hash: String,
     pub created_at: i64,
+    /// The 昵称 shown beside the username, if the player chose one.
+    pub display_name: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -96,6 +98,38 @@ pub fn by_id(conn: &mut DbConn, id: i64) -> Result<Option<User>, DbError> {
         .select(User::as_select())
         .first(conn)
         .optional()?)
+}
+
+/// Sets (`Some`) or removes (`None`) a player's display name, already checked.
+/// `false` when there is no such player.
+pub fn set_display_name(
+    conn: &mut DbConn,
+    user_id: i64,
+    display_name: Option<&str>,
+) -> Result<bool, DbError> {
+    let changed = diesel::update(users::table.find(user_id))
+        .set(users::display_name.eq(display_name))
+        .execute(conn)?;
+    Ok(changed == 1)
+}
+
+/// The display names of those of `ids` who chose one.
+pub fn display_names(
+    conn: &mut DbConn,
+    ids: &[i64],
+) -> Result<std::collections::HashMap<i64, String>, DbError> {
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    let rows: Vec<(i64, Option<String>)> = users::table
+        .filter(users::id.eq_any(ids))
+        .filter(users::display_name.is_not_null())
+        .select((users::id, users::display_name))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, name)| Some((id, name?)))
+        .collect())
 }
 
 pub fn stats(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<Stats, DbError> {

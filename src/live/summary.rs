@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 pub struct PlayerInfo {
     pub id: i64,
     pub username: String,
+    pub display_name: Option<String>,
     pub score: i64,
 }
 
@@ -23,6 +24,7 @@ impl PlayerInfo {
         Ok(PlayerInfo {
             id: user.id,
             username: user.username,
+            display_name: user.display_name,
             score: stats.score,
         })
     }
@@ -39,7 +41,12 @@ impl PlayerInfo {
     }
 
     pub fn json(&self) -> Value {
-        json!({"username": self.username, "score": self.score, "rank": rank_json(self.score)})
+        json!({
+            "username": self.username,
+            "display_name": self.display_name,
+            "score": self.score,
+            "rank": rank_json(self.score),
+        })
     }
 }
 
@@ -102,6 +109,7 @@ pub fn open_game_json(row: &GameRow, creator: &PlayerInfo) -> Value {
 pub fn player_json(user: &User, stats: &Stats) -> Value {
     json!({
         "username": user.username,
+        "display_name": user.display_name,
         "variant": stats.variant,
         "score": stats.score,
         "rank": rank_json(stats.score),

@@ -57,14 +57,31 @@ pub fn require_user(session: &Session) -> Result<i64, AppError> {
     user_id(session).ok_or(AppError::NotLoggedIn)
 }
 
-/// The logged-in user's name, for pages.
-pub async fn username(hub: &Arc<Hub>, session: &Session) -> Option<String> {
+/// The logged-in player as the pages' header shows them. Displays as the username, which
+/// is what pages put in URLs and data attributes.
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub username: String,
+    pub display_name: Option<String>,
+}
+
+impl std::fmt::Display for Account {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.username)
+    }
+}
+
+/// The logged-in player, for pages.
+pub async fn account(hub: &Arc<Hub>, session: &Session) -> Option<Account> {
     let id = user_id(session)?;
     blocking(hub.pool(), move |c| Ok(users::by_id(c, id)?))
         .await
         .ok()
         .flatten()
-        .map(|u| u.username)
+        .map(|u| Account {
+            username: u.username,
+            display_name: u.display_name,
+        })
 }
 
 fn log_in(session: &Session, id: i64) -> Result<(), AppError> {

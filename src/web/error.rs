@@ -11,6 +11,7 @@ impl ResponseError for AppError {
             AppError::BadRequest(_)
             | AppError::InvalidUsername(_)
             | AppError::InvalidPassword(_)
+            | AppError::InvalidDisplayName(_)
             | AppError::BadOption(_) => StatusCode::BAD_REQUEST,
             AppError::NotLoggedIn | AppError::BadCredentials => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) | AppError::BadOrigin => StatusCode::FORBIDDEN,

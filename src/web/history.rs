@@ -2,12 +2,10 @@
 //! rank ladder and player profiles. All server-rendered; no script needed.
 
 use super::assets::filters;
-use super::auth::{user_id, username, validate_username};
-use super::chart::score_chart;
+use super::auth::{Account, account, user_id, validate_username};
 use super::i18n::Lang;
 use super::page_cache::PageCache;
 use crate::db::history::{self, Cursor, Filter, Listed};
-use crate::db::profiles::{self, Profile};
 use crate::db::schema::{user_stats, users};
 use crate::db::users::{self as dbusers, Stats, User};
 use crate::db::{DbConn, DbError};
@@ -29,6 +27,7 @@ pub const LADDER_PAGE: i64 = 50;
 /// A player as a history row shows them: name and rank at the time of the game.
 pub struct Side {
     pub name: String,
+    pub display_name: Option<String>,
     pub rank: Rank,
     pub score_change: Option<i32>,
     pub won: bool,
@@ -101,11 +100,26 @@ pub(super) fn date(ms: Option<i64>) -> String {
         .unwrap_or_default()
 }
 
-fn rows(found: Vec<Listed>, en: bool) -> Vec<HistoryRow> {
-    found.into_iter().map(|l| row(l, en)).collect()
+/// The display names of the players in `found` (one query; names in the rows are the
+/// login names copied at the end of each game, display names may change since).
+pub(super) fn display_names(c: &mut DbConn, found: &[Listed]) -> Result<DisplayNames, DbError> {
+    let mut ids: Vec<i64> = found
+        .iter()
+        .flat_map(|l| [l.game.south_id, l.game.north_id])
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    dbusers::display_names(c, &ids)
 }
 
-fn row(listed: Listed, en: bool) -> HistoryRow {
+pub(super) type DisplayNames = HashMap<i64, String>;
+
+pub(super) fn rows(found: Vec<Listed>, names: &DisplayNames, en: bool) -> Vec<HistoryRow> {
+    found.into_iter().map(|l| row(l, names, en)).collect()
+}
+
+fn row(listed: Listed, names: &DisplayNames, en: bool) -> HistoryRow {
     let g = listed.game;
     let result = g.result.clone().unwrap_or_default();
     let side = |id: Option<i64>,
@@ -113,8 +127,9 @@ fn row(listed: Listed, en: bool) -> HistoryRow {
                 before: Option<i64>,
                 change: Option<i32>,
                 seat: &str| {
-        id.map(|_| Side {
+        id.map(|id| Side {
             name: name.unwrap_or_default(),
+            display_name: names.get(&id).cloned(),
             rank: Rank::for_score(before.unwrap_or(0)),
             score_change: change,
             won: result == seat,
@@ -161,7 +176,7 @@ pub struct HistoryQuery {
     before: Option<String>,
 }
 
-fn one_of(
+pub(super) fn one_of(
     value: &Option<String>,
     allowed: &[&str],
     what: &str,
@@ -194,7 +209,7 @@ fn options(choices: &[(&'static str, &str, &str)], chosen: Option<&str>, en: boo
 #[derive(Template)]
 #[template(path = "games.html")]
 struct GamesPage {
-    user: Option<String>,
+    user: Option<Account>,
     title: String,
     en: bool,
     /// Set on a player's own history page.
@@ -284,7 +299,8 @@ async fn history_page(
         {
             return Ok(None);
         }
-        Ok(Some(found))
+        let names = display_names(c, &found)?;
+        Ok(Some((found, names)))
     })
     .await?;
     if owner.is_some() && found.is_none() {
@@ -294,7 +310,7 @@ async fn history_page(
         )));
     }
     let unknown_player = found.is_none();
-    let found = found.unwrap_or_default();
+    let (found, names) = found.unwrap_or_default();
     let next = (found.len() as i64 == HISTORY_PAGE).then(|| {
         let last = found.last().expect("a full page has a last row");
         let cursor = Cursor {
@@ -364,7 +380,7 @@ async fn history_page(
         (None, true) => "Games".to_string(),
     };
     let page = GamesPage {
-        user: username(hub, session).await,
+        user: account(hub, session).await,
         title,
         en,
         player: if owner.is_some() {
@@ -383,7 +399,7 @@ async fn history_page(
         ),
         results: options(result_choices, result.as_deref(), en),
         reasons: options(&reason_refs, reason.as_deref(), en),
-        rows: rows(found, en),
+        rows: rows(found, &names, en),
         next,
         first,
         unknown_player,
@@ -530,6 +546,7 @@ pub struct LadderQuery {
 pub struct LadderRow {
     pub position: i64,
     pub name: String,
+    pub display_name: Option<String>,
     pub rank: Rank,
     pub score: i64,
     pub wins: i32,
@@ -542,7 +559,7 @@ pub struct LadderRow {
 #[derive(Template)]
 #[template(path = "ladder.html")]
 struct LadderPage {
-    user: Option<String>,
+    user: Option<Account>,
     title: String,
     en: bool,
     variant: String,
@@ -634,6 +651,7 @@ async fn ladder_page(
             position: offset + i as i64 + 1,
             me: Some(u.id) == me,
             name: u.username,
+            display_name: u.display_name,
             rank: Rank::for_score(s.score),
             score: s.score,
             wins: s.wins,
@@ -643,7 +661,7 @@ async fn ladder_page(
         })
         .collect();
     let page_view = LadderPage {
-        user: username(hub, session).await,
+        user: account(hub, session).await,
         title: if lang.en {
             "Ladder".into()
         } else {
@@ -659,92 +677,4 @@ async fn ladder_page(
         my_position: mine.map(|p| (p, ((p - 1) / LADDER_PAGE) as u32 + 1)),
     };
     page_view.render().map_err(AppError::internal)
-}
-
-#[derive(Template)]
-#[template(path = "profile.html")]
-struct ProfilePage {
-    user: Option<String>,
-    title: String,
-    en: bool,
-    name: String,
-    variant: String,
-    score: i64,
-    rank: Rank,
-    next: Option<Rank>,
-    progress_pct: u32,
-    wins: i32,
-    draws: i32,
-    losses: i32,
-    games: i32,
-    best_streak: i32,
-    streak: i32,
-    chart: String,
-    recent: Vec<HistoryRow>,
-}
-
-#[derive(Deserialize, Default)]
-pub struct ProfileQuery {
-    variant: Option<String>,
-}
-
-/// How many of a player's games the profile lists.
-const RECENT_GAMES: i64 = 10;
-
-pub async fn profile(
-    hub: web::Data<Arc<Hub>>,
-    session: Session,
-    lang: Lang,
-    path: web::Path<String>,
-    q: web::Query<ProfileQuery>,
-) -> Result<HttpResponse, AppError> {
-    let name = path.into_inner();
-    let variant =
-        one_of(&q.variant, &["flip", "standard"], "variant")?.unwrap_or_else(|| "flip".into());
-    let v = variant.clone();
-    let lookup = name.clone();
-    let en = lang.en;
-    let profile = blocking(hub.pool(), move |c| {
-        match validate_username(&lookup) {
-            Ok(()) => profiles::by_name(c, &lookup, &v, RECENT_GAMES)?,
-            Err(_) => None,
-        }
-        .ok_or_else(|| AppError::NotFound(format!("no player {lookup:?}")))
-    })
-    .await?;
-    let Profile {
-        username: name,
-        stats,
-        scores,
-        recent,
-    } = profile;
-    let recent = rows(recent, en);
-    let rank = Rank::for_score(stats.score);
-    let page = ProfilePage {
-        user: username(&hub, &session).await,
-        title: name.clone(),
-        en,
-        name,
-        variant,
-        score: stats.score,
-        next: rank.next(),
-        progress_pct: (Rank::progress(stats.score) * 100.0).round() as u32,
-        rank,
-        wins: stats.wins,
-        draws: stats.draws,
-        losses: stats.losses,
-        games: stats.games,
-        best_streak: stats.best_streak,
-        streak: stats.streak,
-        chart: score_chart(
-            &scores,
-            if en {
-                "no rated games yet"
-            } else {
-                "还没有积分赛"
-            },
-        ),
-        recent,
-    };
-    Ok(lang.html(page.render().map_err(AppError::internal)?))
 }

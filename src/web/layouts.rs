@@ -3,7 +3,7 @@
 //! ever reaches their own layouts; someone else's id is answered as unknown.
 
 use super::assets::filters;
-use super::auth::{require_user, user_id, username};
+use super::auth::{Account, account, require_user, user_id};
 use super::i18n::Lang;
 use super::server::MAX_BODY;
 use crate::db::layouts::{self, RenameOutcome, SaveOutcome, SavedLayout};
@@ -281,7 +281,7 @@ fn card(row: &SavedLayout) -> Result<LayoutCard, AppError> {
 #[derive(Template)]
 #[template(path = "layouts.html")]
 struct LayoutsPage {
-    user: Option<String>,
+    user: Option<Account>,
     title: String,
     en: bool,
     layouts: Vec<LayoutCard>,
@@ -305,7 +305,7 @@ pub async fn page(
     };
     let rows = blocking(hub.pool(), move |c| Ok(layouts::list(c, uid)?)).await?;
     let page = LayoutsPage {
-        user: username(&hub, &session).await,
+        user: account(&hub, &session).await,
         title: if lang.en {
             "My layouts".into()
         } else {

@@ -2,7 +2,7 @@
 //! from the API and the sockets.
 
 use super::assets::filters;
-use super::auth::username;
+use super::auth::{Account, account};
 use super::i18n::Lang;
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
@@ -14,7 +14,7 @@ use std::sync::Arc;
 #[derive(Template)]
 #[template(path = "lobby.html")]
 struct LobbyPage {
-    user: Option<String>,
+    user: Option<Account>,
     title: String,
     en: bool,
 }
@@ -22,7 +22,7 @@ struct LobbyPage {
 #[derive(Template)]
 #[template(path = "auth.html")]
 struct AuthPage {
-    user: Option<String>,
+    user: Option<Account>,
     title: String,
     en: bool,
     register: bool,
@@ -31,7 +31,7 @@ struct AuthPage {
 #[derive(Template)]
 #[template(path = "game.html")]
 struct GamePage {
-    user: Option<String>,
+    user: Option<Account>,
     title: String,
     en: bool,
     game_id: String,
@@ -40,7 +40,7 @@ struct GamePage {
 #[derive(Template)]
 #[template(path = "rules.html")]
 struct RulesPage {
-    user: Option<String>,
+    user: Option<Account>,
     title: String,
     en: bool,
 }
@@ -59,7 +59,7 @@ pub async fn lobby(
     lang: Lang,
 ) -> Result<HttpResponse, AppError> {
     let page = LobbyPage {
-        user: username(&hub, &session).await,
+        user: account(&hub, &session).await,
         title: pick(lang, "大厅", "Lobby"),
         en: lang.en,
     };
@@ -72,7 +72,7 @@ pub async fn rules(
     lang: Lang,
 ) -> Result<HttpResponse, AppError> {
     let page = RulesPage {
-        user: username(&hub, &session).await,
+        user: account(&hub, &session).await,
         title: pick(lang, "规则", "Rules"),
         en: lang.en,
     };
@@ -85,7 +85,7 @@ pub async fn login(
     lang: Lang,
 ) -> Result<HttpResponse, AppError> {
     let page = AuthPage {
-        user: username(&hub, &session).await,
+        user: account(&hub, &session).await,
         title: pick(lang, "登录", "Log in"),
         en: lang.en,
         register: false,
@@ -99,7 +99,7 @@ pub async fn register(
     lang: Lang,
 ) -> Result<HttpResponse, AppError> {
     let page = AuthPage {
-        user: username(&hub, &session).await,
+        user: account(&hub, &session).await,
         title: pick(lang, "注册", "Register"),
         en: lang.en,
         register: true,
@@ -123,7 +123,7 @@ pub async fn game(
         return Err(AppError::NotFound(format!("no game {id:?}")));
     }
     let page = GamePage {
-        user: username(&hub, &session).await,
+        user: account(&hub, &session).await,
         title: format!("{} {id}", pick(lang, "对局", "Game")),
         en: lang.en,
         game_id: id,

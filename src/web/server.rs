@@ -1,6 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
-use super::{api, assets, auth, error, history, layouts, page_cache, pages, ws};
+use super::{
+    api, assets, auth, display_name, error, history, layouts, page_cache, pages, profile, ws,
+};
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
@@ -51,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/login", web::post().to(auth::login))
             .route("/logout", web::post().to(auth::logout))
             .route("/me", web::get().to(auth::me))
+            .route("/me", web::patch().to(display_name::patch_me))
             .route("/games", web::post().to(api::create_game))
             .route("/games/quick", web::post().to(api::quick_pair))
             .route("/games/open", web::get().to(api::open_games))
@@ -80,7 +83,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/games", web::get().to(history::games))
     .route("/ladder", web::get().to(history::ladder))
     .route("/layouts", web::get().to(layouts::page))
-    .route("/@/{name}", web::get().to(history::profile))
+    .route("/@/{name}", web::get().to(profile::profile))
+    .route("/@/{name}", web::post().to(profile::profile_form))
     .route("/@/{name}/games", web::get().to(history::player_games))
     .route("/game/{id}", web::get().to(pages::game))
     .route("/static/{path:.*}", web::get().to(assets::asset))
@@ -122,6 +126,11 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
                     )
                     .build(),
             )
+            // Text answers (pages, JSON, CSS, JavaScript, SVG) go out compressed to
+            // clients that accept it (brotli, zstd or gzip). The middleware leaves alone
+            // what is compressed already (images other than SVG, video, answers that
+            // carry a Content-Encoding) and socket upgrades (101).
+            .wrap(middleware::Compress::default())
             .wrap(middleware::Logger::new("%r %s %Dms"))
             .configure(configure)
     })

@@ -1,0 +1,205 @@
+//! Display names (昵称): a name in any script shown beside the ASCII login name, which
+//! stays in URLs. Set with `PATCH /api/me` or the form on one's own profile.
+
+use super::auth::require_user;
+use crate::db::users;
+use crate::error::AppError;
+use crate::live::{Hub, blocking, player_json};
+use actix_session::Session;
+use actix_web::{HttpResponse, web};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The longest display name, in characters (Unicode scalar values) after trimming.
+pub const MAX_CHARS: usize = 12;
+
+/// Why a display name is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameError {
+    Empty,
+    TooLong,
+    Char(char),
+}
+
+impl NameError {
+    pub fn message(&self, en: bool) -> String {
+        match (self, en) {
+            (NameError::Empty, true) => {
+                format!("a display name has 1 to {MAX_CHARS} characters (null removes it)")
+            }
+            (NameError::Empty, false) => format!("昵称需 1 到 {MAX_CHARS} 个字"),
+            (NameError::TooLong, true) => {
+                format!("a display name has at most {MAX_CHARS} characters")
+            }
+            (NameError::TooLong, false) => format!("昵称最多 {MAX_CHARS} 个字"),
+            (NameError::Char(c), true) => format!(
+                "a display name may use letters, digits, spaces and _ - · only, not {}",
+                shown(*c)
+            ),
+            (NameError::Char(c), false) => {
+                format!("昵称只能用文字、数字、空格和 _ - ·，不能用 {}", shown(*c))
+            }
+        }
+    }
+}
+
+/// A refused character as a message shows it: itself when visible, else its code point.
+fn shown(c: char) -> String {
+    if c.is_control() || c.is_whitespace() || (!c.is_alphanumeric() && c as u32 > 0x7e) {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("\"{c}\"")
+    }
+}
+
+/// Letters of any script (CJK included), digits, the space and `_-·`. Control,
+/// format (zero-width) and combining characters, symbols and emoji are refused, so a
+/// name cannot hide, reorder or fake text around it.
+fn allowed(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '·')
+}
+
+/// The name as stored (trimmed), or why it is refused.
+pub fn check(raw: &str) -> Result<String, NameError> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(NameError::Empty);
+    }
+    if let Some(c) = name.chars().find(|&c| !allowed(c)) {
+        return Err(NameError::Char(c));
+    }
+    if name.chars().count() > MAX_CHARS {
+        return Err(NameError::TooLong);
+    }
+    Ok(name.to_string())
+}
+
+/// `{"display_name": "小明"}` sets, `{"display_name": null}` removes; nothing else.
+fn parse_request(body: &Value) -> Result<Option<String>, AppError> {
+    let bad = |m: &str| AppError::BadRequest(m.to_string());
+    let obj = body
+        .as_object()
+        .ok_or_else(|| bad("send a JSON object: {\"display_name\": \"…\"} or null"))?;
+    if let Some(k) = obj.keys().find(|k| *k != "display_name") {
+        return Err(bad(&format!("unknown field {k:?}")));
+    }
+    match obj.get("display_name") {
+        None => Err(bad("missing field \"display_name\"")),
+        Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => check(s)
+            .map(Some)
+            .map_err(|e| AppError::InvalidDisplayName(e.message(true))),
+        Some(_) => Err(bad("\"display_name\" is a string or null")),
+    }
+}
+
+/// Stores a checked name (or none) for the player and returns their `GET /api/me`.
+async fn store(hub: &Hub, id: i64, name: Option<String>) -> Result<Value, AppError> {
+    blocking(hub.pool(), move |c| {
+        if !users::set_display_name(c, id, name.as_deref())? {
+            return Err(AppError::NotLoggedIn);
+        }
+        let user = users::by_id(c, id)?.ok_or(AppError::NotLoggedIn)?;
+        let stats = users::stats(c, id, "flip")?;
+        Ok(player_json(&user, &stats))
+    })
+    .await
+}
+
+/// `PATCH /api/me`: answers the player as `GET /api/me` does.
+pub async fn patch_me(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, AppError> {
+    let id = require_user(&session)?;
+    let name = parse_request(&body)?;
+    let me = store(&hub, id, name).await?;
+    Ok(HttpResponse::Ok().json(me))
+}
+
+/// What the profile's form last sent, when it was refused.
+pub struct Refused {
+    pub value: String,
+    pub message: String,
+}
+
+/// The form on one's own profile (works without script): an empty box removes the
+/// name. `Ok(None)` once stored; `Ok(Some(_))` when refused, for the page to show.
+pub async fn from_form(
+    hub: &Hub,
+    session: &Session,
+    value: &str,
+    en: bool,
+) -> Result<Option<Refused>, AppError> {
+    let id = require_user(session)?;
+    let name = if value.trim().is_empty() {
+        None
+    } else {
+        match check(value) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                return Ok(Some(Refused {
+                    value: value.to_string(),
+                    message: e.message(en),
+                }));
+            }
+        }
+    };
+    store(hub, id, name).await?;
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_in_any_script_with_spaces_and_marks_pass_trimmed() {
+        assert_eq!(check("  小明 ").unwrap(), "小明");
+        assert_eq!(check("阿依古丽·买买提").unwrap(), "阿依古丽·买买提");
+        assert_eq!(check("Li Lei_2-x").unwrap(), "Li Lei_2-x");
+        assert_eq!(check("Ünal Ω").unwrap(), "Ünal Ω");
+        assert_eq!(
+            check("一二三四五六七八九十一二").unwrap().chars().count(),
+            12
+        );
+    }
+
+    #[test]
+    fn empty_long_and_hidden_or_markup_characters_are_refused() {
+        assert_eq!(check("   "), Err(NameError::Empty));
+        assert_eq!(check(""), Err(NameError::Empty));
+        assert_eq!(check("一二三四五六七八九十一二三"), Err(NameError::TooLong));
+        assert_eq!(check("<script>"), Err(NameError::Char('<')));
+        assert_eq!(check("a\u{200b}b"), Err(NameError::Char('\u{200b}')));
+        assert_eq!(check("a\u{202e}b"), Err(NameError::Char('\u{202e}')));
+        assert_eq!(check("a\tb"), Err(NameError::Char('\t')));
+        assert_eq!(check("a\u{0}b"), Err(NameError::Char('\u{0}')));
+        assert_eq!(check("a\u{3000}b"), Err(NameError::Char('\u{3000}')));
+        assert_eq!(check("e\u{301}"), Err(NameError::Char('\u{301}')));
+        assert_eq!(check("😀"), Err(NameError::Char('😀')));
+        assert_eq!(check("a&b"), Err(NameError::Char('&')));
+        assert!(NameError::Char('\u{200b}').message(true).contains("U+200B"));
+        assert!(NameError::Char('<').message(false).contains("\"<\""));
+    }
+
+    #[test]
+    fn the_request_sets_removes_or_is_refused() {
+        let p = |s: &str| parse_request(&serde_json::from_str(s).unwrap());
+        assert_eq!(p(r#"{"display_name":" 小明 "}"#), Ok(Some("小明".into())));
+        assert_eq!(p(r#"{"display_name":null}"#), Ok(None));
+        for bad in [
+            r#"{}"#,
+            r#"[]"#,
+            r#"{"display_name":3}"#,
+            r#"{"display_name":"x","other":1}"#,
+        ] {
+            assert_eq!(p(bad).unwrap_err().code(), "bad_request", "{bad}");
+        }
+        assert_eq!(
+            p(r#"{"display_name":"<b>"}"#).unwrap_err().code(),
+            "invalid_display_name"
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! Player profiles (`/@/{name}`): standing, score chart and latest games in a variant,
+//! and on one's own profile the form that sets the display name (昵称).
+
+use super::assets::filters;
+use super::auth::{Account, account, user_id, validate_username};
+use super::chart::score_chart;
+use super::display_name::{self, Refused};
+use super::history::{HistoryRow, display_names, one_of, rows};
+use super::i18n::Lang;
+use crate::db::profiles::{self, Profile};
+use crate::db::users as dbusers;
+use crate::error::AppError;
+use crate::live::{Hub, blocking};
+use crate::rules::Rank;
+use actix_session::Session;
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use std::sync::Arc;
+
+#[derive(Template)]
+#[template(path = "profile.html")]
+struct ProfilePage {
+    user: Option<Account>,
+    title: String,
+    en: bool,
+    name: String,
+    display_name: Option<String>,
+    /// The visitor's own profile: it carries the display-name form.
+    own: bool,
+    /// What the form sent when it was refused, and why.
+    refused: Option<Refused>,
+    variant: String,
+    score: i64,
+    rank: Rank,
+    next: Option<Rank>,
+    progress_pct: u32,
+    wins: i32,
+    draws: i32,
+    losses: i32,
+    games: i32,
+    best_streak: i32,
+    streak: i32,
+    chart: String,
+    recent: Vec<HistoryRow>,
+}
+
+#[derive(Deserialize, Default)]
+pub struct ProfileQuery {
+    variant: Option<String>,
+}
+
+/// How many of a player's games the profile lists.
+const RECENT_GAMES: i64 = 10;
+
+pub async fn profile(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+    path: web::Path<String>,
+    q: web::Query<ProfileQuery>,
+) -> Result<HttpResponse, AppError> {
+    let variant =
+        one_of(&q.variant, &["flip", "standard"], "variant")?.unwrap_or_else(|| "flip".into());
+    let page = profile_page(&hub, &session, lang, path.into_inner(), variant, None).await?;
+    Ok(lang.html(page))
+}
+
+#[derive(Deserialize)]
+pub struct DisplayNameForm {
+    display_name: String,
+    /// Sent by the form's "remove" button.
+    remove: Option<String>,
+}
+
+/// The display-name form of one's own profile (`POST /@/{name}`): back to the profile
+/// once stored (303), or the profile again with the refusal (400).
+pub async fn profile_form(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+    lang: Lang,
+    path: web::Path<String>,
+    form: web::Form<DisplayNameForm>,
+) -> Result<HttpResponse, AppError> {
+    let name = path.into_inner();
+    let me = account(&hub, &session).await.ok_or(AppError::NotLoggedIn)?;
+    if dbusers::username_key(&me.username) != dbusers::username_key(&name) {
+        return Err(AppError::Forbidden(
+            "a display name is set on one's own profile".into(),
+        ));
+    }
+    let value = if form.remove.is_some() {
+        ""
+    } else {
+        &form.display_name
+    };
+    match display_name::from_form(&hub, &session, value, lang.en).await? {
+        None => Ok(HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, format!("/@/{}", me.username)))
+            .finish()),
+        Some(refused) => {
+            let page =
+                profile_page(&hub, &session, lang, name, "flip".into(), Some(refused)).await?;
+            let mut res = lang.html(page);
+            *res.status_mut() = StatusCode::BAD_REQUEST;
+            Ok(res)
+        }
+    }
+}
+
+async fn profile_page(
+    hub: &Arc<Hub>,
+    session: &Session,
+    lang: Lang,
+    name: String,
+    variant: String,
+    refused: Option<Refused>,
+) -> Result<String, AppError> {
+    let v = variant.clone();
+    let lookup = name;
+    let en = lang.en;
+    let (profile, names) = blocking(hub.pool(), move |c| {
+        let profile = match validate_username(&lookup) {
+            Ok(()) => profiles::by_name(c, &lookup, &v, RECENT_GAMES)?,
+            Err(_) => None,
+        }
+        .ok_or_else(|| AppError::NotFound(format!("no player {lookup:?}")))?;
+        let names = display_names(c, &profile.recent)?;
+        Ok((profile, names))
+    })
+    .await?;
+    let Profile {
+        user_id: id,
+        username: name,
+        display_name,
+        stats,
+        scores,
+        recent,
+    } = profile;
+    let recent = rows(recent, &names, en);
+    let rank = Rank::for_score(stats.score);
+    let page = ProfilePage {
+        user: account(hub, session).await,
+        title: match &display_name {
+            Some(d) => format!("{d} ({name})"),
+            None => name.clone(),
+        },
+        en,
+        name,
+        display_name,
+        own: user_id(session) == Some(id),
+        refused,
+        variant,
+        score: stats.score,
+        next: rank.next(),
+        progress_pct: (Rank::progress(stats.score) * 100.0).round() as u32,
+        rank,
+        wins: stats.wins,
+        draws: stats.draws,
+        losses: stats.losses,
+        games: stats.games,
+        best_streak: stats.best_streak,
+        streak: stats.streak,
+        chart: score_chart(
+            &scores,
+            if en {
+                "no rated games yet"
+            } else {
+                "还没有积分赛"
+            },
+        ),
+        recent,
+    };
+    page.render().map_err(AppError::internal)
+}
