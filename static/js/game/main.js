@@ -15,7 +15,7 @@ import { closeMarkMenu, markable, menuOpenAt, openMarkMenu, wireMarks } from './
 import { announceJoin, renderBanner, renderPanels } from './panels.js';
 import { phraseText, phrasesHidden, wirePhrases } from './phrases.js';
 import { maybeLoadReplay, renderReplay, replayEvent, replaying, wireReplay } from './replay.js';
-import { renderResult, wireResult } from './result.js';
+import { endedNow, renderResult, wireResult } from './result.js';
 import { isMuted, play, setMuted } from './sound.js';
 import {
   SEATS, amCreator, colourOf, deploying, isRunning, isStandard, mySeat, player, playerName,
@@ -234,6 +234,7 @@ hooks.event = function (d) {
   logLine(els.log, d, stepNumber(d), playerName);
   const res = store.S && store.S.result;
   if (d.result || d.outcome) {
+    endedNow();
     if (res) logNote(els.log, 'log-end', [t('对局结束', 'Game over')]);
     loadPlayers(true);
     maybeLoadReplay();

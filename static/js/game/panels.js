@@ -8,7 +8,7 @@ import { reasonText, t } from '../i18n.js';
 import { perActionSeconds } from './cards.js';
 import {
   amCreator, creatorName, deploying, game, isRunning, isStandard, limits, mySeat, myTurn, other,
-  playerName, result, rootEl, status, store, view,
+  playerName, result, rootEl, shown, status, store, view,
 } from './state.js';
 
 /** @typedef {import('../messages.js').Seat} Seat */
@@ -90,7 +90,7 @@ function outOf(n, limit) {
 
 function renderCounters() {
   const g = game();
-  const v = view();
+  const v = shown();
   const seat = mySeat();
   if (v) {
     els.steps.textContent = outOf(v.steps, v.steps_to_draw);

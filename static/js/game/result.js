@@ -37,12 +37,16 @@ function ruleWords(code, lost, reason) {
   switch (code) {
     case 'flag': return [t('扛旗' + lostZh, 'flag captured' + lostEn), t('军旗被扛' + ownZh, 'flag lost' + ownEn)];
     case 'no_moves': return [t('对方有子但无法移动', 'the opponent had pieces but no move'), t('有子但无法移动', 'pieces left but no move')];
-    case 'no_pieces': case 'only_flag': return [t('对方只剩军旗', 'the opponent had only the flag left'), t('只剩军旗', 'only the flag left')];
+    case 'only_flag': return [t('对方只剩军旗', 'the opponent had only the flag left'), t('只剩军旗', 'only the flag left')];
     case 'resign': return [t('对方认输' + lostZh, 'the opponent resigned' + lostEn), t('认输' + ownZh, 'resigned' + ownEn)];
-    case 'timeouts': case 'timeout': return [t('对方超时' + lostZh, 'the opponent timed out' + lostEn), t('超时' + ownZh, 'timed out' + ownEn)];
+    case 'timeouts': return [t('对方超时' + lostZh, 'the opponent timed out' + lostEn), t('超时' + ownZh, 'timed out' + ownEn)];
     case 'repetition': return [t('对方重复走棋' + lostZh, 'the opponent repeated moves' + lostEn), t('重复走棋' + ownZh, 'repeated moves' + ownEn)];
     case 'escape': return [t('对方逃跑' + lostZh, 'the opponent escaped' + lostEn), t('逃跑', 'escaped')];
-    case 'quick': case 'within_30': return [t('30 步内结束，赢方不得分', 'over within 30 steps: no points for the winner'), t('负', 'lost')];
+    case 'draw': return [t('和棋', 'a draw'), t('和棋', 'a draw')];
+    case 'standard_win': return [t('胜', 'won'), t('负', 'lost')];
+    case 'standard_quick_win': return [t('30 步内结束，赢方不得分', 'over within 30 steps: no points for the winner'), t('负', 'lost')];
+    case 'standard_escape': return [t('对方逃跑', 'the opponent escaped'), t('逃跑', 'escaped')];
+    case 'standard_quick_escape': return [t('30 步内对方逃跑，赢方不得分', 'the opponent escaped within 30 steps: no points for the winner'), t('逃跑', 'escaped')];
     default: {
       const why = reasonText(reason, limits());
       return [why, why];
@@ -68,8 +72,8 @@ export function explain(res, seat) {
   if (!base || isStandard()) return words + ' = ' + signed(n);
   const times = (Math.abs(n) - bonus) / base;
   let text = t('底分 ', 'base ') + base + ' × ' + times + t('（', ' (') + words + t('）', ')');
-  if (bonus) text += ' + ' + bonus + t('（全部翻开）', ' (all face up)');
-  return text + ' = ' + signed(n);
+  if (bonus) text += t(' + ' + bonus + '（全部翻开）', ' + ' + bonus + ' (all face up)');
+  return text + t('= ', ' = ') + signed(n);
 }
 
 /**
@@ -104,6 +108,13 @@ function rankBlock(seat) {
 }
 
 let dismissed = false;
+/** The game ended while this page was open: the result comes up over the board. */
+let endedHere = false;
+
+export function endedNow() {
+  endedHere = true;
+  dismissed = false;
+}
 
 export function wireResult() {
   els.close.addEventListener('click', function () {
@@ -121,6 +132,9 @@ export function renderResult() {
   const g = game();
   els.box.hidden = !res || dismissed;
   els.reopen.hidden = !res || !dismissed;
+  // A page opened on a finished game shows the board (and its replay) first: the result
+  // is a card there, not a sheet over the board.
+  els.box.classList.toggle('sheet', endedHere);
   if (!res) return;
   const seat = mySeat();
   let word;
