@@ -14,7 +14,6 @@ import { caption, logLine, logNote, describe } from './log.js';
 import { closeMarkMenu, markable, menuOpenAt, openMarkMenu, wireMarks } from './marks.js';
 import { announceJoin, renderBanner, renderPanels } from './panels.js';
 import { phraseText, phrasesHidden, wirePhrases } from './phrases.js';
-import { maybeLoadReplay, renderReplay, replayEvent, replaying, wireReplay } from './replay.js';
 import { endedNow, renderResult, wireResult } from './result.js';
 import { isMuted, play, setMuted } from './sound.js';
 import {
@@ -53,6 +52,34 @@ const els = {
 
 /** @type {BoardView|null} */
 let board = null;
+
+// The replay is loaded only for a finished game: a game being played never needs it, and
+// a phone's first load stays smaller.
+/** @type {typeof import('./replay.js')|null} */
+let replay = null;
+let replayAsked = false;
+
+function maybeLoadReplay() {
+  if (replay) {
+    replay.maybeLoadReplay();
+    return;
+  }
+  if (replayAsked || status() !== 'finished') return;
+  replayAsked = true;
+  import('./replay.js').then(function (m) {
+    replay = m;
+    m.wireReplay(render);
+    m.maybeLoadReplay();
+  }, function () { replayAsked = false; });
+}
+
+function replaying() {
+  return !!replay && replay.replaying();
+}
+
+function replayEvent() {
+  return replay ? replay.replayEvent() : null;
+}
 let wantFresh = false;
 
 const socket = new Socket({
@@ -190,7 +217,7 @@ function render() {
   });
   renderClocks();
   renderResult();
-  renderReplay();
+  if (replay) replay.renderReplay();
   els.logPanel.hidden = !view() || (replaying() && !els.log.firstChild);
   const seat = mySeat();
   els.phraseBox.hidden = !(seat && (status() === 'running' || status() === 'finished'));
@@ -468,7 +495,6 @@ function wireButtons() {
   });
   wireDeploy(function (type, data) { return socket.send(type, data); }, render);
   wireMarks(function (type, data) { return command(type, data); }, renderBoard, replaying);
-  wireReplay(render);
   wireResult();
 }
 
