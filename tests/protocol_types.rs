@@ -1,0 +1,236 @@
+//! The page is type-checked against static/js/messages.js; this keeps that file in step
+//! with what the server really sends. Real games (flip to its end, a standard deployment
+//! and play with marks, a spectator, the lobby) are played over the sockets, and every
+//! message any socket received — and the replay and the game summary — must match its
+//! declared type exactly: no undeclared field, no missing required one, no wrong kind
+//! of value. Every message type the page declares must also have been seen.
+
+#[macro_use]
+mod support;
+#[path = "support/jsdoc.rs"]
+mod jsdoc;
+
+use jsdoc::Types;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::time::Duration;
+use support::{Client, Harness, Socket, TestDb};
+
+db_tests! {
+    messages_match_the_page_types => messages_match_the_page_types_sqlite, messages_match_the_page_types_postgres;
+}
+
+fn page_types() -> Types {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/static/js/messages.js");
+    Types::parse(&std::fs::read_to_string(path).expect("static/js/messages.js"))
+}
+
+/// The latest legal actions sent on `s`, from its newest state or event.
+fn latest_legal(s: &Socket) -> Vec<Value> {
+    for m in s.received.iter().rev() {
+        match m["t"].as_str() {
+            Some("event") => return m["d"]["legal"].as_array().cloned().unwrap_or_default(),
+            Some("state") if !m["d"]["view"].is_null() => {
+                return m["d"]["view"]["legal"].as_array().cloned().unwrap();
+            }
+            _ => {}
+        }
+    }
+    Vec::new()
+}
+
+fn message(action: &Value) -> (&'static str, Value) {
+    match (action.get("flip"), action.get("move")) {
+        (Some(at), _) => ("flip", json!({"at": at})),
+        (_, Some(m)) => ("move", m.clone()),
+        _ => panic!("legal lists flips and moves: {action}"),
+    }
+}
+
+/// Plays the first legal action of whichever seat has some, `n` times.
+async fn play(sockets: &mut [Socket; 2], n: usize) {
+    for _ in 0..n {
+        for s in sockets.iter_mut() {
+            s.drain(Duration::from_millis(30)).await;
+        }
+        let Some(i) = (0..2).find(|&i| !latest_legal(&sockets[i]).is_empty()) else {
+            return;
+        };
+        let (t, d) = message(&latest_legal(&sockets[i])[0]);
+        sockets[i].act(t, d).await.expect("a legal action is taken");
+    }
+}
+
+async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static str, Value)>) {
+    let mut a = h.player("types_a").await;
+    let mut b = h.player("types_b").await;
+    let mut lobby = h.client().socket("/ws/lobby").await;
+    let id = open_game(&mut a).await;
+    let sa = a.game_socket(&id).await;
+    let mut watcher = h.client().game_socket(&id).await;
+    b.join(&id).await;
+    let sb = b.game_socket(&id).await;
+    let mut sockets = [sa, sb];
+    play(&mut sockets, 55).await;
+    // An error, a pong and a phrase.
+    sockets[0]
+        .act_err("move", json!({"from": "a1", "to": "e12"}), "illegal")
+        .await;
+    sockets[0].send(json!({"t": "ping"})).await;
+    sockets[0].wait_for("a pong", |m| m["t"] == "pong").await;
+    sockets[0].act("phrase", json!({"id": "hello"})).await.unwrap();
+    sockets[1].wait_for("the phrase", |m| m["t"] == "phrase").await;
+    // Presence, as a socket goes and comes back.
+    let mut gone = std::mem::replace(&mut sockets[1], h.client().socket("/ws/lobby").await);
+    out.append(&mut gone.received);
+    gone.close().await;
+    sockets[0]
+        .wait_for("presence", |m| m["t"] == "presence")
+        .await;
+    let mut spare = std::mem::replace(&mut sockets[1], b.game_socket(&id).await);
+    spare.drain(Duration::from_millis(30)).await;
+    out.append(&mut spare.received);
+    // The seat to move resigns (allowed after 50 steps), and the game ends.
+    for s in sockets.iter_mut() {
+        s.drain(Duration::from_millis(50)).await;
+    }
+    let mover = (0..2)
+        .find(|&i| !latest_legal(&sockets[i]).is_empty())
+        .expect("a seat is to move");
+    sockets[mover].act("resign", Value::Null).await.unwrap();
+    for s in sockets.iter_mut().chain([&mut watcher]) {
+        s.wait_for("the end", |m| {
+            m["t"] == "event" && m["d"].get("result").is_some()
+        })
+        .await;
+        s.drain(Duration::from_millis(50)).await;
+    }
+    lobby.drain(Duration::from_millis(50)).await;
+    // A fresh state of the finished game, as a player and as a spectator.
+    for c in [&a, &h.client()] {
+        let mut s = c.game_socket(&id).await;
+        s.wait_state().await;
+        out.append(&mut s.received);
+    }
+    for s in sockets.iter_mut().chain([&mut watcher, &mut lobby]) {
+        out.append(&mut s.received);
+    }
+    let r = a.get(&format!("/api/games/{id}/replay")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    extra.push(("Replay", r.json));
+    extra.push(("GameSummary", a.summary(&id).await));
+}
+
+async fn standard_game(h: &Harness, out: &mut Vec<Value>) {
+    let mut a = h.player("types_c").await;
+    let mut b = h.player("types_d").await;
+    let id = open_game_of(&mut a, "standard").await;
+    let sa = a.game_socket(&id).await;
+    b.join(&id).await;
+    let sb = b.game_socket(&id).await;
+    let mut sockets = [sa, sb];
+    for s in sockets.iter_mut() {
+        s.wait_for("the deployment", |m| {
+            m["t"] == "state" && !m["d"]["deploy"].is_null()
+        })
+        .await;
+        s.act("random_layout", Value::Null).await.unwrap();
+        s.act("ready", Value::Null).await.unwrap();
+        // A refused deployment command carries its reason.
+        let e = s
+            .act("swap", json!({"a": "a1", "b": "b1"}))
+            .await
+            .expect_err("no swap after ready");
+        assert!(e["reason"].is_string(), "{e}");
+    }
+    for s in sockets.iter_mut() {
+        let play = |m: &Value| m["t"] == "state" && m["v"] == 1;
+        if !s.received.iter().any(play) {
+            s.wait_for("play", play).await;
+        }
+    }
+    play(&mut sockets, 6).await;
+    // A mark on an enemy piece: south marks north's half and north marks south's.
+    for s in sockets.iter_mut() {
+        s.drain(Duration::from_millis(50)).await;
+        let state_you = s
+            .received
+            .iter()
+            .rev()
+            .find(|m| m["t"] == "state")
+            .map(|m| m["d"]["you"].clone())
+            .unwrap();
+        let enemy = s
+            .received
+            .iter()
+            .rev()
+            .find(|m| m["t"] == "state")
+            .and_then(|m| {
+                m["d"]["view"]["board"]
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .find(|(_, c)| c.get("piece").is_none())
+                    .map(|(sq, _)| sq.clone())
+            })
+            .expect("an enemy piece on the board");
+        s.act("mark", json!({"at": enemy, "mark": "旅"}))
+            .await
+            .unwrap_or_else(|e| panic!("{state_you} marks {enemy}: {e}"));
+        s.wait_for("marks", |m| m["t"] == "marks").await;
+    }
+    for s in sockets.iter_mut() {
+        s.drain(Duration::from_millis(50)).await;
+        out.append(&mut s.received);
+    }
+}
+
+async fn open_game(a: &mut Client) -> String {
+    open_game_of(a, "flip").await
+}
+
+async fn open_game_of(a: &mut Client, variant: &str) -> String {
+    let r = a
+        .post(
+            "/api/games",
+            json!({"variant": variant, "seconds_per_action": 60, "rated": false}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.json["id"].as_str().unwrap().to_string()
+}
+
+async fn messages_match_the_page_types(db: TestDb) {
+    let types = page_types();
+    let h = Harness::start(db);
+    let mut seen = Vec::new();
+    let mut answers = Vec::new();
+    flip_game(&h, &mut seen, &mut answers).await;
+    standard_game(&h, &mut seen).await;
+
+    let server_msg = types.get("ServerMsg").clone();
+    let mut tags = BTreeSet::new();
+    for m in &seen {
+        if let Err(e) = types.check(&server_msg, m, "message") {
+            let t = m["t"].as_str().unwrap_or("?");
+            // The union's error lists every alternative; the one for this `t` says why.
+            let name = format!("{}{}Msg", t[..1].to_uppercase(), &t[1..]);
+            let why = types
+                .check(types.get(&name), m, t)
+                .err()
+                .unwrap_or(e);
+            panic!("the server sent a message the page's types do not allow:\n{why}\n{m}");
+        }
+        tags.insert(m["t"].as_str().unwrap().to_string());
+    }
+    let declared: BTreeSet<String> = types.message_tags("ServerMsg").into_iter().collect();
+    assert_eq!(
+        tags, declared,
+        "every message type the page declares was seen, and no other"
+    );
+    for (name, value) in &answers {
+        types
+            .check(types.get(name), value, name)
+            .unwrap_or_else(|e| panic!("{name} does not match the page's type: {e}"));
+    }
+}
