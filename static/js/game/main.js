@@ -12,13 +12,13 @@ import { onDeploySquare, refusalText, renderDeploy, renderDeployBoard, renderDep
 import { HANDLERS, handle, hooks } from './handlers.js';
 import { caption, logLine, logNote, describe } from './log.js';
 import { closeMarkMenu, markable, menuOpenAt, openMarkMenu, wireMarks } from './marks.js';
-import { announceJoin, renderBanner, renderPanels } from './panels.js';
+import { renderBanner, renderPanels } from './panels.js';
+import { loadBoard, loadPlayers, refreshSummary } from './fetches.js';
 import { phraseText, phrasesHidden, wirePhrases } from './phrases.js';
 import { endedNow, renderResult, wireResult } from './result.js';
 import { isMuted, play, setMuted } from './sound.js';
 import {
-  SEATS, amCreator, colourOf, deploying, isRunning, isStandard, mySeat, player, playerName,
-  shown, status, store, variant, view,
+  SEATS, colourOf, deploying, isRunning, isStandard, mySeat, playerName, shown, status, store, view,
 } from './state.js';
 import { renderTallies } from './tallies.js';
 
@@ -248,7 +248,7 @@ hooks.render = render;
 hooks.resync = resync;
 hooks.state = function (first) {
   if (board) board.setFlipped(mySeat() === 'north');
-  loadPlayers(false);
+  loadPlayers(false, render);
   maybeLoadReplay();
   if (first && store.stepsBefore > 0 && status() === 'running') {
     logNote(els.log, 'log-earlier muted', [t('本页打开前已走 ' + store.stepsBefore + ' 步', store.stepsBefore + ' steps were played before this page opened')]);
@@ -263,7 +263,7 @@ hooks.event = function (d) {
   if (d.result || d.outcome) {
     endedNow();
     if (res) logNote(els.log, 'log-end', [t('对局结束', 'Game over')]);
-    loadPlayers(true);
+    loadPlayers(true, render);
     maybeLoadReplay();
   }
   if (board && !replaying()) {
@@ -313,37 +313,6 @@ HANDLERS.ack = function (msg) {
     render();
   }
 };
-
-// ---- players ------------------------------------------------------------------------
-
-/**
- * The players' score and rank in this game's variant (a standard game shows the
- * standard ladder, never the flip score).
- * @param {boolean} again after the end: the standings have changed
- */
-function loadPlayers(again) {
-  for (const seat of SEATS) {
-    const p = player(seat);
-    if (!p || !p.username) continue;
-    const key = p.username.toLowerCase();
-    if (store.players[key] && !again) continue;
-    fetchPlayer(p.username, key);
-    if (again) setTimeout(function () { fetchPlayer(p.username, key); }, 2000);
-  }
-}
-
-/**
- * @param {string} name
- * @param {string} key
- */
-function fetchPlayer(name, key) {
-  api('GET', '/api/players/' + encodeURIComponent(name) + '?variant=' + variant()).then(function (info) {
-    if (info && info.username && (!info.variant || info.variant === variant())) {
-      store.players[key] = info;
-      render();
-    }
-  }).catch(function () { /* the card shows the name alone */ });
-}
 
 // ---- clicks -------------------------------------------------------------------------
 
@@ -450,11 +419,11 @@ function wireButtons() {
     els.join.disabled = true;
     try {
       await api('POST', '/api/games/' + encodeURIComponent(store.gameId) + '/join');
-      await refreshSummary();
+      await refreshSummary(page);
       resync(true); // this socket was a spectator's; a new one gets the seat's view
     } catch (e) {
       toast(/** @type {Error} */ (e).message, 'error');
-      await refreshSummary();
+      await refreshSummary(page);
     } finally {
       els.join.disabled = false;
     }
@@ -498,45 +467,6 @@ function wireButtons() {
   wireResult();
 }
 
-// ---- the summary (before the first state, and while the game is open) ---------------
-
-async function refreshSummary() {
-  try {
-    const g = await api('GET', '/api/games/' + encodeURIComponent(store.gameId));
-    if (!g) return;
-    const before = status();
-    if (store.S) {
-      // The live copy wins, except while the game is open (a join starts it) or when the
-      // summary knows of a cancellation.
-      if (before === 'open' || g.status === 'cancelled') {
-        store.S.game = Object.assign({}, store.S.game, g);
-        if (before === 'open' && g.status === 'running') {
-          if (amCreator()) announceJoin();
-          resync(true); // the game started: a new socket gets this seat's view
-        }
-      }
-    } else {
-      store.summary = g;
-    }
-    if (g.status === 'open' && !store.openCreator) {
-      try {
-        const open = await api('GET', '/api/games/open');
-        /** @type {any} */
-        const mine = Array.isArray(open) ? open.find(function (x) { return x && x.id === store.gameId; }) : null;
-        if (mine && mine.creator) store.openCreator = mine.creator;
-      } catch (e) { /* the page then offers to join; the server refuses one's own game */ }
-    }
-    maybeLoadReplay();
-    render();
-  } catch (e) {
-    if (/** @type {any} */ (e).status === 404) {
-      store.leaving = true;
-      els.status.textContent = t('找不到这局对局', 'No such game');
-      socket.stop();
-    }
-  }
-}
-
 let lowSecond = -1;
 
 /** Several times a second: clocks, countdowns and the low-clock tick. */
@@ -554,30 +484,26 @@ function tick() {
   }
 }
 
-async function loadBoard() {
-  let wait = 500;
-  for (;;) {
-    try {
-      return await api('GET', '/api/board');
-    } catch (e) {
-      els.status.textContent = t('棋盘加载失败，正在重试…', 'Could not load the board; retrying…');
-      await new Promise(function (r) { setTimeout(r, wait); });
-      wait = Math.min(wait * 2, 10000);
-    }
-  }
-}
+/** What fetches.js may do to the page. */
+const page = {
+  render: render,
+  resync: resync,
+  maybeLoadReplay: maybeLoadReplay,
+  stop: function () { socket.stop(); },
+  status: els.status,
+};
 
 async function start() {
   wireButtons();
-  refreshSummary();
-  const json = await loadBoard();
+  refreshSummary(page);
+  const json = await loadBoard(els.status);
   if (store.leaving) return;
   board = new BoardView(els.svg, json, { flipped: mySeat() === 'north' });
   board.onSquareClick(onSquare);
   render();
   socket.start();
   setInterval(function () {
-    if (!store.leaving && !document.hidden && status() === 'open') refreshSummary();
+    if (!store.leaving && !document.hidden && status() === 'open') refreshSummary(page);
   }, 3000);
   setInterval(tick, 200);
 }
