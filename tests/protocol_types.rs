@@ -78,8 +78,13 @@ async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static 
         .await;
     sockets[0].send(json!({"t": "ping"})).await;
     sockets[0].wait_for("a pong", |m| m["t"] == "pong").await;
-    sockets[0].act("phrase", json!({"id": "hello"})).await.unwrap();
-    sockets[1].wait_for("the phrase", |m| m["t"] == "phrase").await;
+    sockets[0]
+        .act("phrase", json!({"id": "hello"}))
+        .await
+        .unwrap();
+    sockets[1]
+        .wait_for("the phrase", |m| m["t"] == "phrase")
+        .await;
     // Presence, as a socket goes and comes back.
     let mut gone = std::mem::replace(&mut sockets[1], h.client().socket("/ws/lobby").await);
     out.append(&mut gone.received);
@@ -215,10 +220,7 @@ async fn messages_match_the_page_types(db: TestDb) {
             let t = m["t"].as_str().unwrap_or("?");
             // The union's error lists every alternative; the one for this `t` says why.
             let name = format!("{}{}Msg", t[..1].to_uppercase(), &t[1..]);
-            let why = types
-                .check(types.get(&name), m, t)
-                .err()
-                .unwrap_or(e);
+            let why = types.check(types.get(&name), m, t).err().unwrap_or(e);
             panic!("the server sent a message the page's types do not allow:\n{why}\n{m}");
         }
         tags.insert(m["t"].as_str().unwrap().to_string());

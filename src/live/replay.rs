@@ -20,6 +20,15 @@ pub struct Start {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tallies: Vec<PieceTally>,
     pub status: Status,
+    pub limits: Limits,
+}
+
+/// The game's limits, which the page shows beside its counters ("步数 12/300").
+#[derive(Debug, Serialize)]
+pub struct Limits {
+    pub quiet_steps_to_draw: u32,
+    pub steps_to_draw: Option<u32>,
+    pub timeouts_to_lose: u8,
 }
 
 #[derive(Debug, Serialize)]
@@ -57,6 +66,11 @@ pub fn replay(row: &GameRow, actions: &[ActionRow], players: Value) -> Result<Re
         board: view::whole_board(&game, all),
         tallies: tallies_of(&game),
         status: Status::of(&game),
+        limits: Limits {
+            quiet_steps_to_draw: game.quiet_steps_to_draw(),
+            steps_to_draw: game.steps_to_draw(),
+            timeouts_to_lose: game.timeouts_to_lose(),
+        },
     };
     let mut steps = Vec::with_capacity(actions.len() + 1);
     for a in actions {

@@ -8,6 +8,7 @@
 /** @typedef {'red'|'blue'} Colour */
 /** @typedef {{south: Colour, north: Colour}} Colours */
 /** @typedef {{flip: string}|{move: {from: string, to: string}}} LegalAction */
+/** @typedef {{winner: Seat|null, reason: string}} Outcome */
 
 /**
  * @typedef {Object} Cell
@@ -41,8 +42,10 @@
 /**
  * @typedef {Object} ScoreRule
  * @property {string} code
- * @property {number} [times]
- * @property {number} [bonus]
+ * @property {number} times
+ * @property {number} bonus
+ * @property {number} loser_times
+ * @property {number} loser_bonus
  * @property {number} [lost]
  */
 
@@ -50,9 +53,9 @@
  * @typedef {Object} Result
  * @property {Seat|null} winner
  * @property {string} reason
- * @property {{south: number, north: number}|null} [score]
- * @property {number} [base]
- * @property {ScoreRule|null} [rule]
+ * @property {{south: number, north: number}} score
+ * @property {number} base
+ * @property {ScoreRule} rule
  */
 
 /**
@@ -83,10 +86,10 @@
 
 /**
  * @typedef {Object} Rank
- * @property {number} [level]
+ * @property {number} level
  * @property {string} chinese
  * @property {string} english
- * @property {number} [from_score]
+ * @property {number|null} [from_score]
  * @property {Rank|null} [next]
  * @property {number} [progress]
  */
@@ -111,31 +114,37 @@
  * @property {'open'|'running'|'finished'|'cancelled'} status
  * @property {boolean} rated
  * @property {number} seconds_per_action
- * @property {number} [base]
- * @property {{south: PlayerRef|null, north: PlayerRef|null}} [players]
- * @property {PlayerRef} [creator]
- * @property {'south'|'north'|'draw'|null} [result]
- * @property {string|null} [reason]
- * @property {{south: number, north: number}|null} [score]
- * @property {string|null} [commitment]
- * @property {number} [steps]
+ * @property {number} base
+ * @property {{south: PlayerRef|null, north: PlayerRef|null}} players
+ * @property {PlayerRef} creator
+ * @property {'south'|'north'|'draw'|null} result
+ * @property {string|null} reason
+ * @property {{south: number, north: number}|null} score
+ * @property {string|null} commitment
+ * @property {number} steps
+ * @property {string|null} previous_game
+ * @property {string|null} next_game
+ * @property {number} created_at
+ * @property {number|null} started_at
+ * @property {number|null} ended_at
  */
 
 /**
  * @typedef {Object} View
- * @property {string} [variant]
+ * @property {'flip'|'standard'} variant
+ * @property {{seat: Seat}|'spectator'} viewer
  * @property {Seat} to_move
  * @property {Colours|null} colours
  * @property {number} steps
  * @property {number} quiet_steps
- * @property {number} [quiet_steps_to_draw]
- * @property {number|null} [steps_to_draw]
+ * @property {number} quiet_steps_to_draw
+ * @property {number|null} steps_to_draw
  * @property {{south: number, north: number}} timeouts
- * @property {number} [timeouts_to_lose]
+ * @property {number} timeouts_to_lose
  * @property {{south: number|null, north: number|null}} draw_offers_left
  * @property {Seat|null} open_offer
- * @property {number} [steps_before_resign_or_draw]
- * @property {{winner: Seat|null, reason: string}|null} [outcome]
+ * @property {number} steps_before_resign_or_draw
+ * @property {Outcome|null} outcome
  * @property {Record<string, Cell>} board
  * @property {LegalAction[]} legal
  * @property {LegalAction[]} repetition_warnings
@@ -165,13 +174,13 @@
  * @property {Seat|null} you
  * @property {View|null} view
  * @property {Clock|null} clock
+ * @property {{south: boolean, north: boolean}} connected
+ * @property {Presence} presence
  * @property {Rematch} rematch
  * @property {Deploy|null} deploy
- * @property {Record<string, string>} [marks]
- * @property {Presence} [presence]
- * @property {{south: boolean, north: boolean}} [connected]
- * @property {GameEvent|null} [last]
- * @property {Result|null} [result]
+ * @property {Record<string, string>|null} marks
+ * @property {GameEvent|null} last
+ * @property {Result|null} result
  */
 
 /**
@@ -224,7 +233,7 @@
  * @property {number} seconds_per_action
  * @property {boolean} rated
  * @property {PlayerRef} creator
- * @property {string} [created_at]
+ * @property {number} created_at
  */
 
 /**
@@ -293,13 +302,28 @@
 /** @typedef {StateMsg|EventMsg|AckMsg|ErrorMsg|PongMsg|DeployMsg|MarksMsg|PresenceMsg|PhraseMsg|LobbyMsg} ServerMsg */
 
 /**
+ * @typedef {Object} Limits
+ * @property {number} quiet_steps_to_draw
+ * @property {number|null} steps_to_draw
+ * @property {number} timeouts_to_lose
+ */
+
+/**
+ * @typedef {Object} ReplayStart
+ * @property {Record<string, Cell>} board
+ * @property {Tally[]} [tallies]
+ * @property {Status} status
+ * @property {Limits} limits
+ */
+
+/**
  * @typedef {Object} Replay
  * @property {'flip'|'standard'} variant
- * @property {{board: Record<string, Cell>, tallies: Tally[], status: Status}} start
+ * @property {ReplayStart} start
  * @property {GameEvent[]} steps
- * @property {Result} result
- * @property {Record<string, any>} [players]
- * @property {Colours|null} [colours]
+ * @property {Result|null} result
+ * @property {{south: PlayerRef|null, north: PlayerRef|null}} players
+ * @property {Colours|null} colours
  */
 
 export {};

@@ -176,7 +176,7 @@ function onEvent(d) {
     if (l) store.last = l;
     if (kind === 'flip' && d.seat && d.at) store.lastFlips[d.seat] = { at: d.at, piece: d.piece, colour: d.colour };
   }
-  const end = d.result || (d.outcome ? { winner: d.outcome.winner, reason: d.outcome.reason, score: d.score || null } : null);
+  const end = d.result || null;
   if (end) {
     S.result = end;
     v.outcome = { winner: end.winner, reason: end.reason };

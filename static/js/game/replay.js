@@ -10,7 +10,7 @@ import { byId, copyText, el, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { layoutPieces } from './deploy.js';
 import { describe, outcomeText } from './log.js';
-import { limits, playerName, status, store, view } from './state.js';
+import { limits, playerName, status, store } from './state.js';
 
 /** @typedef {import('../messages.js').Replay} Replay */
 /** @typedef {import('../messages.js').GameEvent} GameEvent */
@@ -86,10 +86,12 @@ function stepFromHash() {
  * @param {Replay} data
  */
 function build(data) {
-  const live = view();
   /** @type {View} */
   let cur = {
     variant: data.variant,
+    viewer: 'spectator',
+    outcome: null,
+    steps_before_resign_or_draw: 0,
     board: Object.assign({}, data.start.board),
     tallies: data.start.tallies || [],
     legal: [],
@@ -101,9 +103,9 @@ function build(data) {
     draw_offers_left: data.start.status.draw_offers_left || { south: null, north: null },
     open_offer: null,
     colours: data.start.status.colours || null,
-    steps_to_draw: live ? live.steps_to_draw : undefined,
-    quiet_steps_to_draw: live ? live.quiet_steps_to_draw : undefined,
-    timeouts_to_lose: live ? live.timeouts_to_lose : undefined,
+    steps_to_draw: data.start.limits.steps_to_draw,
+    quiet_steps_to_draw: data.start.limits.quiet_steps_to_draw,
+    timeouts_to_lose: data.start.limits.timeouts_to_lose,
   };
   R.views = [cur];
   R.events = [null];

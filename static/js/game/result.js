@@ -55,9 +55,10 @@ function ruleWords(code, lost, reason) {
 }
 
 /**
- * One seat's score change in words, from the server's numbers: "底分 2 × 2（…）= +4".
- * The multiplier is read back from the change the server made (no table lives here).
- * @param {Result} res
+ * One seat's score change in words, from the row of the score table the server says
+ * applied: "底分 2 × 2（…）= +4". The winner's side of the row is `times`/`bonus`, the
+ * loser's `loser_times`/`loser_bonus` (escape and standard rows are not symmetric).
+ * @param {import("./state.js").Ending} res
  * @param {Seat} seat
  * @returns {string|null}
  */
@@ -67,12 +68,15 @@ export function explain(res, seat) {
   if (!res.winner) return t('和棋不计分', 'a draw: no change');
   const won = res.winner === seat;
   const words = ruleWords(res.rule.code, res.rule.lost, res.reason)[won ? 0 : 1];
-  const bonus = won && res.rule.bonus ? res.rule.bonus : 0;
-  const base = typeof res.base === 'number' && res.base > 0 ? res.base : null;
-  if (!base || isStandard()) return words + ' = ' + signed(n);
-  const times = (Math.abs(n) - bonus) / base;
-  let text = t('底分 ', 'base ') + base + ' × ' + times + t('（', ' (') + words + t('）', ')');
-  if (bonus) text += t(' + ' + bonus + '（全部翻开）', ' + ' + bonus + ' (all face up)');
+  const times = won ? res.rule.times : res.rule.loser_times;
+  const bonus = won ? res.rule.bonus : res.rule.loser_bonus;
+  if (!times || !res.base || isStandard()) return words + ' = ' + signed(n);
+  let text = t('底分 ', 'base ') + res.base + ' × ' + times + t('（', ' (') + words + t('）', ')');
+  if (bonus) {
+    text += won
+      ? t(' + ' + bonus + '（全部翻开）', ' + ' + bonus + ' (all face up)')
+      : t(' + ' + bonus, ' + ' + bonus);
+  }
   return text + t('= ', ' = ') + signed(n);
 }
 

@@ -15,6 +15,12 @@ import { seatName, shownName, t } from '../i18n.js';
 /** @typedef {import('../messages.js').Player} Player */
 /** @typedef {import('../messages.js').PlayerRef} PlayerRef */
 /** @typedef {import('../messages.js').GameEvent} GameEvent */
+/**
+ * How a game ended as far as this page knows: the server's Result, or only the
+ * summary's words for a finished game whose state has not come yet (no score row then).
+ * @typedef {{winner: Seat|null, reason: string, score: {south: number, north: number}|null,
+ *   base?: number, rule?: import('../messages.js').ScoreRule}} Ending
+ */
 
 const root = byId('game');
 
@@ -121,7 +127,7 @@ export function deploying() {
 /**
  * How the game ended, as the server said: the state's `result`, the end event's, or the
  * summary's words for a page that has no state yet.
- * @returns {Result|null}
+ * @returns {Ending|null}
  */
 export function result() {
   const S = store.S;
