@@ -155,3 +155,71 @@ pub fn route(before: &Position, from: Square, to: Square) -> Vec<Square> {
     occupied.remove(to);
     board::rail_path(from, to, engineer, occupied).unwrap_or_else(|| vec![from, to])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Options;
+    use crate::rules::game::Action;
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap()
+    }
+
+    fn flip_game(tokens: &[(&str, Piece, Colour)]) -> Game {
+        let pos =
+            Position::from_tokens(tokens.iter().map(|&(s, p, c)| (sq(s), Token::shown(p, c))));
+        Game::from_position(
+            Variant::Flip,
+            Options::default(),
+            pos,
+            Seat::South,
+            Some([Colour::Red, Colour::Blue]),
+        )
+    }
+
+    /// Each outcome of an attack leaves `to` as the position has it.
+    #[test]
+    fn deltas_follow_every_combat_outcome() {
+        for (attacker, defender, stays) in [
+            (Piece::General, Piece::Captain, Some(Piece::General)),
+            (Piece::Captain, Piece::General, Some(Piece::General)),
+            (Piece::Captain, Piece::Captain, None),
+        ] {
+            let mut g = flip_game(&[
+                ("a2", attacker, Colour::Red),
+                ("a3", defender, Colour::Blue),
+                ("e12", Piece::Flag, Colour::Blue),
+                ("e1", Piece::Flag, Colour::Red),
+            ]);
+            let mv = Action::Move {
+                from: sq("a2"),
+                to: sq("a3"),
+            };
+            let applied = g.apply(Seat::South, mv, None).unwrap();
+            let d = board_delta(&applied, Variant::Flip, g.colours(), Viewer::Spectator);
+            assert_eq!(d.0[0], (sq("a2"), None));
+            assert_eq!(d.0[1].0, sq("a3"));
+            assert_eq!(d.0[1].1.and_then(|c| c.piece), stays);
+            assert_eq!(g.position().get(sq("a3")).map(|t| t.piece), stays);
+        }
+    }
+
+    #[test]
+    fn routes_pass_every_station() {
+        let g = flip_game(&[("a2", Piece::Engineer, Colour::Red)]);
+        let r = route(g.position(), sq("a2"), sq("a6"));
+        let names: Vec<String> = r.iter().map(|s| s.to_string()).collect();
+        assert_eq!(names, ["a2", "a3", "a4", "a5", "a6"]);
+        assert_eq!(
+            route(g.position(), sq("a2"), sq("b2")),
+            [sq("a2"), sq("b2")]
+        );
+        // An engineer turns corners on the rail.
+        let r = route(g.position(), sq("a2"), sq("c2"));
+        assert_eq!((r[0], *r.last().unwrap()), (sq("a2"), sq("c2")));
+        for w in r.windows(2) {
+            assert!(board::neighbours(w[0]).contains(w[1]));
+        }
+    }
+}
