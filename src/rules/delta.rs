@@ -8,8 +8,7 @@ use super::game::{Applied, Effect, Game};
 use super::options::Variant;
 use super::piece::{Colour, Combat, Piece, Seat, Token};
 use super::position::Position;
-use super::view::{CellView, PieceTally, SeatPair, Viewer, cell_view};
-use serde::ser::SerializeMap;
+use super::view::{CellView, PieceTally, SeatPair, Viewer, cell_view, square_map};
 use serde::{Serialize, Serializer};
 
 /// Whether an effect changes the tallies: a flip, or an attack that removed a piece.
@@ -93,11 +92,7 @@ pub struct BoardDelta(pub Vec<(Square, Option<CellView>)>);
 
 impl Serialize for BoardDelta {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (sq, cell) in &self.0 {
-            m.serialize_entry(sq, cell)?;
-        }
-        m.end()
+        square_map(&self.0, s)
     }
 }
 

@@ -95,12 +95,20 @@ pub struct BoardView(pub Vec<(Square, CellView)>);
 
 impl Serialize for BoardView {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (sq, cell) in &self.0 {
-            m.serialize_entry(sq, cell)?;
-        }
-        m.end()
+        square_map(&self.0, s)
     }
+}
+
+/// Cells by square as a JSON object, in the order given.
+pub(super) fn square_map<S: Serializer, T: Serialize>(
+    cells: &[(Square, T)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let mut m = s.serialize_map(Some(cells.len()))?;
+    for (sq, cell) in cells {
+        m.serialize_entry(sq, cell)?;
+    }
+    m.end()
 }
 
 impl Serialize for Action {
