@@ -55,7 +55,7 @@ impl Task {
             let text = cut[viewer_slot(viewer)].get_or_insert_with(|| {
                 ServerMsg::Event {
                     v: index + 1,
-                    d: Box::new(self.cut(index, viewer, None)),
+                    d: Box::new(self.cut(index, viewer, None, true)),
                 }
                 .text()
             });
@@ -89,15 +89,17 @@ impl Task {
     }
 
     /// Entry `index` as `viewer` may learn of it. `tallies` are those after it, when
-    /// the caller has them at hand. Only the newest entry carries the clock, and the
-    /// legal actions for the seat to move.
+    /// the caller has them at hand. Only the newest entry sent as an event carries the
+    /// clock, and the legal actions for the seat to move (`live`); a state's `last`
+    /// does not, so they are not computed for it.
     pub(super) fn cut(
         &self,
         index: usize,
         viewer: Viewer,
         tallies: Option<Vec<PieceTally>>,
+        live: bool,
     ) -> Event {
-        let latest = index + 1 == self.log.len();
+        let latest = live && index + 1 == self.log.len();
         let game = self.game.as_ref();
         let mut ev = match &self.log[index] {
             Entry::Deployed { first, status } => {
@@ -167,12 +169,7 @@ impl Task {
             .log
             .iter()
             .rposition(|e| matches!(e, Entry::Step(_) | Entry::Expired { .. }))?;
-        let mut ev = self.cut(index, viewer, None);
-        // The state's own view carries these.
-        ev.legal = None;
-        ev.repetition_warnings = None;
-        ev.clock = None;
-        Some(Box::new(ev))
+        Some(Box::new(self.cut(index, viewer, None, false)))
     }
 
     /// The whole game as socket `conn` may see it.
@@ -251,7 +248,7 @@ impl Task {
                 for (i, t) in (n..v).zip(tallies) {
                     let msg = ServerMsg::Event {
                         v: i + 1,
-                        d: Box::new(self.cut(i, viewer, t)),
+                        d: Box::new(self.cut(i, viewer, t, true)),
                     };
                     self.send(conn, &msg);
                 }

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod deal;
+pub mod delta;
 pub mod game;
 pub mod layout;
 pub mod options;
