@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { byId, el, toast } from '../dom.js';
 import { errorText, t } from '../i18n.js';
-import { SEATS, deploying, mySeat, other, playerName, rootEl, store } from './state.js';
+import { SEATS, deploying, layoutPieces, mySeat, other, playerName, rootEl, store } from './state.js';
 
 /** @typedef {import('../board.js').BoardView} BoardView */
 /** @typedef {import('../messages.js').Violation} Violation */
@@ -67,23 +67,6 @@ export function refusalText(d) {
   const words = d.reason && REFUSALS[d.reason] ? t(REFUSALS[d.reason][0], REFUSALS[d.reason][1]) : errorText(d.code, d.message);
   const why = Array.isArray(d.violations) ? d.violations.map(violationText) : [];
   return why.length ? words + t('：', ': ') + why.join(t('；', '; ')) : words;
-}
-
-/**
- * A layout's square → piece map (values may be a name or {piece: name}).
- * @param {Record<string, string|{piece: string}>|null|undefined} layout
- * @returns {Record<string, string>}
- */
-export function layoutPieces(layout) {
-  /** @type {Record<string, string>} */
-  const out = {};
-  if (!layout || typeof layout !== 'object') return out;
-  for (const sq of Object.keys(layout)) {
-    const p = layout[sq];
-    const piece = typeof p === 'string' ? p : p && typeof p.piece === 'string' ? p.piece : null;
-    if (piece) out[sq] = piece;
-  }
-  return out;
 }
 
 /** @type {string|null} */

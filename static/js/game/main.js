@@ -8,14 +8,13 @@ import { byId, copyText, toast } from '../dom.js';
 import { colourName, errorText, t } from '../i18n.js';
 import { CommandError, Socket } from '../socket.js';
 import { bubble, renderCards, renderClocks } from './cards.js';
-import { onDeploySquare, refusalText, renderDeploy, renderDeployBoard, renderDeployClock, wireDeploy } from './deploy.js';
 import { HANDLERS, handle, hooks } from './handlers.js';
 import { caption, logLine, logNote, describe } from './log.js';
-import { closeMarkMenu, markable, menuOpenAt, openMarkMenu, wireMarks } from './marks.js';
 import { renderBanner, renderPanels } from './panels.js';
 import { loadBoard, loadPlayers, refreshSummary } from './fetches.js';
-import { phraseText, phrasesHidden, wirePhrases } from './phrases.js';
-import { endedNow, renderResult, wireResult } from './result.js';
+import {
+  closeMarkMenu, endedNow, loadParts, loadPhrases, maybeLoadReplay, parts, replayEvent, replaying, wireParts,
+} from './parts.js';
 import { isMuted, play, setMuted } from './sound.js';
 import {
   SEATS, colourOf, deploying, isRunning, isStandard, mySeat, playerName, shown, status, store, view,
@@ -41,9 +40,6 @@ const els = {
   drawDialog: byId('draw-dialog'),
   rematch: byId('rematch'),
   mute: /** @type {HTMLButtonElement} */ (byId('mute')),
-  phraseButton: /** @type {HTMLButtonElement} */ (byId('phrase-button')),
-  phraseMenu: byId('phrase-menu'),
-  phraseHide: /** @type {HTMLInputElement} */ (byId('phrase-hide')),
   phraseBox: byId('phrase-box'),
   caption: byId('board-caption'),
   moment: byId('colour-moment'),
@@ -53,33 +49,6 @@ const els = {
 /** @type {BoardView|null} */
 let board = null;
 
-// The replay is loaded only for a finished game: a game being played never needs it, and
-// a phone's first load stays smaller.
-/** @type {typeof import('./replay.js')|null} */
-let replay = null;
-let replayAsked = false;
-
-function maybeLoadReplay() {
-  if (replay) {
-    replay.maybeLoadReplay();
-    return;
-  }
-  if (replayAsked || status() !== 'finished') return;
-  replayAsked = true;
-  import('./replay.js').then(function (m) {
-    replay = m;
-    m.wireReplay(render);
-    m.maybeLoadReplay();
-  }, function () { replayAsked = false; });
-}
-
-function replaying() {
-  return !!replay && replay.replaying();
-}
-
-function replayEvent() {
-  return replay ? replay.replayEvent() : null;
-}
 let wantFresh = false;
 
 const socket = new Socket({
@@ -113,7 +82,7 @@ function showRefusal(e) {
   if (!(e instanceof CommandError)) return;
   if (e.code === 'disconnected') toast(t('连接已断开，正在重连…', 'Disconnected, reconnecting…'), 'error');
   else if (e.code === 'timeout') toast(t('服务器没有回应', 'No answer from the server'), 'error');
-  else if (e.code === 'illegal' && e.data.reason) toast(refusalText(Object.assign({ code: e.code }, e.data)), 'error');
+  else if (e.code === 'illegal' && e.data.reason && parts.deploy) toast(parts.deploy.refusalText(Object.assign({ code: e.code }, e.data)), 'error');
   else if (e.code !== 'rate_limited') toast(errorText(e.code, e.message), 'error');
 }
 
@@ -171,8 +140,9 @@ function warnedDests(from) {
 
 function renderBoard() {
   if (!board) return;
-  const at = menuOpenAt();
-  if (at && !markable(at)) closeMarkMenu();
+  const marks = parts.marks;
+  const at = marks && marks.menuOpenAt();
+  if (at && marks && !marks.markable(at)) closeMarkMenu();
   board.setOwnColour(mySeat() ? colourOf(/** @type {Seat} */ (mySeat())) : null);
   if (replaying() && store.replayView) {
     const d = replayEvent();
@@ -182,7 +152,8 @@ function renderBoard() {
     return;
   }
   if (deploying()) {
-    renderDeployBoard(board);
+    if (parts.deploy) parts.deploy.renderDeployBoard(board);
+    else board.render({}, {});
     return;
   }
   const v = view();
@@ -206,9 +177,10 @@ function renderBoard() {
 }
 
 function render() {
+  loadParts();
   renderCards();
   renderPanels();
-  renderDeploy();
+  if (parts.deploy) parts.deploy.renderDeploy();
   renderBoard();
   const v = shown();
   renderTallies(v ? v.tallies : null, function (colour) {
@@ -216,8 +188,8 @@ function render() {
     return seat ? playerName(seat) : null;
   });
   renderClocks();
-  renderResult();
-  if (replay) replay.renderReplay();
+  if (parts.ending) parts.ending.renderResult();
+  if (parts.replay) parts.replay.renderReplay();
   els.logPanel.hidden = !view() || (replaying() && !els.log.firstChild);
   const seat = mySeat();
   els.phraseBox.hidden = !(seat && (status() === 'running' || status() === 'finished'));
@@ -297,8 +269,12 @@ hooks.follow = function (id) {
   window.location.assign('/game/' + encodeURIComponent(id));
 };
 hooks.phrase = function (d) {
-  if (phrasesHidden()) return;
-  const text = phraseText(d.id);
+  if (!parts.phrases) {
+    loadPhrases().then(function () { if (parts.phrases) hooks.phrase(d); });
+    return;
+  }
+  if (parts.phrases.phrasesHidden()) return;
+  const text = parts.phrases.phraseText(d.id);
   if (!text) return;
   bubble(d.seat, text);
   logNote(els.log, 'log-phrase log-' + d.seat, [playerName(d.seat) + t('：', ': ') + text]);
@@ -318,22 +294,23 @@ HANDLERS.ack = function (msg) {
 
 /** @param {string} sq */
 function onSquare(sq) {
-  const open = menuOpenAt();
+  const marks = parts.marks;
+  const open = marks && marks.menuOpenAt();
   if (open) {
     closeMarkMenu();
     if (open === sq) return; // a second tap on the same piece just closes the menu
   }
   if (replaying()) return;
   if (deploying()) {
-    onDeploySquare(sq);
+    if (parts.deploy) parts.deploy.onDeploySquare(sq);
     return;
   }
   const v = view();
   const seat = mySeat();
   if (!v || !seat || !isRunning()) return;
-  const canMark = markable(sq);
+  const canMark = !!marks && marks.markable(sq);
   if (v.to_move !== seat) {
-    if (canMark) openMarkMenu(sq);
+    if (canMark && marks) marks.openMarkMenu(sq);
     else if (v.board[sq]) toast(t('还没轮到你', 'It is not your turn yet'));
     return;
   }
@@ -353,10 +330,10 @@ function onSquare(sq) {
     renderBoard();
     return;
   }
-  if (canMark) {
+  if (canMark && marks) {
     store.selected = null;
     renderBoard();
-    openMarkMenu(sq);
+    marks.openMarkMenu(sq);
     return;
   }
   const cell = v.board[sq];
@@ -456,15 +433,6 @@ function wireButtons() {
     showMute();
   });
   showMute();
-  wirePhrases({
-    button: els.phraseButton,
-    menu: els.phraseMenu,
-    hide: els.phraseHide,
-    send: function (id) { return socket.send('phrase', { id: id }); },
-  });
-  wireDeploy(function (type, data) { return socket.send(type, data); }, render);
-  wireMarks(function (type, data) { return command(type, data); }, renderBoard, replaying);
-  wireResult();
 }
 
 let lowSecond = -1;
@@ -472,7 +440,7 @@ let lowSecond = -1;
 /** Several times a second: clocks, countdowns and the low-clock tick. */
 function tick() {
   renderClocks();
-  renderDeployClock();
+  if (parts.deploy) parts.deploy.renderDeployClock();
   renderBanner();
   const c = store.clock;
   if (c && c.to_move === mySeat() && isRunning()) {
@@ -495,6 +463,12 @@ const page = {
 
 async function start() {
   wireButtons();
+  wireParts({
+    render: render,
+    renderBoard: renderBoard,
+    send: function (type, data) { return socket.send(type, data); },
+    command: command,
+  });
   refreshSummary(page);
   const json = await loadBoard(els.status);
   if (store.leaving) return;

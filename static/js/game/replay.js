@@ -8,9 +8,8 @@
 import { api } from '../api.js';
 import { byId, copyText, el, toast } from '../dom.js';
 import { t } from '../i18n.js';
-import { layoutPieces } from './deploy.js';
 import { describe, outcomeText } from './log.js';
-import { limits, playerName, status, store } from './state.js';
+import { layoutPieces, limits, playerName, status, store } from './state.js';
 
 /** @typedef {import('../messages.js').Replay} Replay */
 /** @typedef {import('../messages.js').GameEvent} GameEvent */

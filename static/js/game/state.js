@@ -225,5 +225,22 @@ export function whoWord(seat) {
   return seat === mySeat() ? t('你', 'You') : playerName(seat);
 }
 
+/**
+ * A layout's square → piece map (values may be a name or {piece: name}).
+ * @param {Record<string, string|{piece: string}>|null|undefined} layout
+ * @returns {Record<string, string>}
+ */
+export function layoutPieces(layout) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  if (!layout || typeof layout !== 'object') return out;
+  for (const sq of Object.keys(layout)) {
+    const p = layout[sq];
+    const piece = typeof p === 'string' ? p : p && typeof p.piece === 'string' ? p.piece : null;
+    if (piece) out[sq] = piece;
+  }
+  return out;
+}
+
 /** The page root, for classes that style the whole page. */
 export const rootEl = root;
