@@ -21,8 +21,11 @@ pub enum Type {
     Array(Box<Type>),
     Record(Box<Type>),
     /// Fields with whether each may be left out.
-    Object(BTreeMap<String, (Type, bool)>),
+    Object(Fields),
 }
+
+/// An object type's fields, each with whether it may be left out.
+pub type Fields = BTreeMap<String, (Type, bool)>;
 
 pub struct Types(pub BTreeMap<String, Type>);
 
@@ -175,7 +178,7 @@ fn braced<'a>(line: &'a str, tag: &str) -> Option<(&'a str, &'a str)> {
 impl Types {
     pub fn parse(source: &str) -> Types {
         let mut out = BTreeMap::new();
-        let mut open: Option<(String, BTreeMap<String, (Type, bool)>)> = None;
+        let mut open: Option<(String, Fields)> = None;
         for raw in source.lines() {
             let line = raw.trim().trim_start_matches("/**").trim_start_matches('*');
             if let Some((ty, rest)) = braced(line, "@typedef") {
