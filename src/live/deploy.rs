@@ -122,7 +122,7 @@ impl Task {
         let (layout, violations) = match seat {
             Some(s) => {
                 let l = d.layout(s);
-                (Some(layout_json(l)), ViolationView::all(&l.violations(s)))
+                (Some(l.0.clone()), ViolationView::all(&l.violations(s)))
             }
             None => (None, Vec::new()),
         };

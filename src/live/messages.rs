@@ -2,11 +2,11 @@
 //! a message that is not here cannot be sent, and a field cannot be misspelt in one
 //! place only.
 
+use super::summary::{GameSummary, OpenGame};
 use crate::rules::scoring::ScoreRule;
 use crate::rules::view::{BoardDelta, EventView, PieceTally, SeatPair, Status};
-use crate::rules::{Action, EndReason, LayoutViolation, Outcome, Seat, Square, View};
+use crate::rules::{Action, EndReason, LayoutViolation, Outcome, Piece, Seat, Square, View};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Serialize)]
@@ -135,12 +135,14 @@ pub struct GameResult {
     pub rule: ScoreRule,
 }
 
+/// The deployment as one socket may see it (standard only).
 #[derive(Debug, Clone, Serialize)]
 pub struct DeployView {
     pub remaining_ms: i64,
     pub seconds: u32,
     pub ready: SeatPair<bool>,
-    pub layout: Option<Value>,
+    /// The socket's own layout, piece by square; null for a spectator.
+    pub layout: Option<BTreeMap<Square, Piece>>,
     pub violations: Vec<ViolationView>,
 }
 
@@ -152,13 +154,13 @@ pub struct PhraseMsg {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct LobbyMsg {
-    pub open: Vec<Value>,
+    pub open: Vec<OpenGame>,
 }
 
 /// The whole game as one socket may see it.
 #[derive(Debug, Serialize)]
 pub struct State {
-    pub game: Value,
+    pub game: GameSummary,
     pub you: Option<Seat>,
     pub view: Option<View>,
     pub clock: Option<Clock>,
