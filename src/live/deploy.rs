@@ -113,8 +113,8 @@ impl Task {
         self.send(conn, &ServerMsg::error(r.into(), ack));
     }
 
-    /// The deployment as `conn` may see it: its own layout and what is wrong with it,
-    /// and of the other seat only whether it is ready.
+    /// The deployment as `conn` may see it: its own layout, colour and what is wrong
+    /// with the layout, and of the other seat only whether it is ready.
     pub(super) fn deploy_view(&self, conn: u64) -> Option<DeployView> {
         let d = self.deploy.as_ref()?;
         let seat = self.seat_of(conn);
@@ -132,6 +132,7 @@ impl Task {
             ready: SeatPair([d.is_ready(Seat::South), d.is_ready(Seat::North)]),
             layout,
             violations,
+            colour: seat.map(|s| d.colour_of(s)),
         })
     }
 

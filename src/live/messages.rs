@@ -5,7 +5,9 @@
 use super::summary::{GameSummary, OpenGame};
 use crate::rules::scoring::ScoreRule;
 use crate::rules::view::{BoardDelta, EventView, PieceTally, SeatPair, Status};
-use crate::rules::{Action, EndReason, LayoutViolation, Outcome, Piece, Seat, Square, View};
+use crate::rules::{
+    Action, Colour, EndReason, LayoutViolation, Outcome, Piece, Seat, Square, View,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -144,6 +146,9 @@ pub struct DeployView {
     /// The socket's own layout, piece by square; null for a spectator.
     pub layout: Option<BTreeMap<Square, Piece>>,
     pub violations: Vec<ViolationView>,
+    /// The colour the socket's seat plays; left out for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
 }
 
 #[derive(Debug, Clone, Serialize)]
