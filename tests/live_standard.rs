@@ -71,6 +71,11 @@ impl Std {
                 "a seat starts from a valid layout: {deploy}"
             );
             assert_eq!(deploy["violations"], json!([]));
+            assert_eq!(
+                deploy["colour"],
+                json!(colour_of(seat)),
+                "a player is told the colour it deploys: {deploy}"
+            );
         }
         let (clients, sockets) = if a_is_south {
             (vec![a, b], vec![sa, sb])
@@ -97,6 +102,7 @@ impl Std {
             .unwrap_or_else(|e| panic!("layout refused: {e}"));
         let d = s.wait_for("the new layout", |v| v["t"] == "deploy").await;
         assert_eq!(d["d"]["layout"], layout_json(layout));
+        assert_eq!(d["d"]["colour"], json!(colour_of(seat)));
     }
 
     /// Both seats ready, `first` first; returns the game as it starts (from the stored
@@ -166,6 +172,14 @@ fn layouts_of(h: &Harness, id: &str) -> (Layout, Layout) {
     match Setup::parse(Variant::Standard, &v).unwrap() {
         Setup::Layouts { south, north } => (south, north),
         Setup::Deal(_) => unreachable!(),
+    }
+}
+
+/// The colour a standard seat plays, as the wire spells it (RULES: south red, north blue).
+fn colour_of(seat: Seat) -> &'static str {
+    match seat {
+        Seat::South => "red",
+        Seat::North => "blue",
     }
 }
 
@@ -250,12 +264,23 @@ async fn full_game_to_a_flag_win(db: TestDb) {
         st["d"]["deploy"]["layout"].is_null(),
         "spectators see no layout"
     );
+    assert!(
+        st["d"]["deploy"].get("colour").is_none(),
+        "spectators play no colour: {st}"
+    );
 
     let (south, north, seed, actions) = find_flag_win();
     t.set_layout(Seat::South, &south).await;
     t.set_layout(Seat::North, &north).await;
     let mut game = t.start(&h, Seat::South).await;
     assert_eq!(layouts_of(&h, &t.id), (south.clone(), north.clone()));
+    // The spectator heard that south was ready, with no layout and no colour.
+    let told = spectator
+        .wait_for("south ready", |v| v["t"] == "deploy")
+        .await;
+    assert_eq!(told["d"]["ready"]["south"], true, "{told}");
+    assert!(told["d"]["layout"].is_null(), "{told}");
+    assert!(told["d"].get("colour").is_none(), "{told}");
     assert!(
         h.deployment(&t.id).is_none(),
         "the deployment is dropped once play begins"

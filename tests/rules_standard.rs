@@ -448,6 +448,15 @@ fn deployment_swaps_locks_on_ready_and_the_first_ready_moves_first() {
     d.ready(Seat::South).unwrap();
     let g = d.start(Options::default()).unwrap();
     assert_eq!(g.to_move(), Seat::North, "north was ready first");
+    for seat in Seat::BOTH {
+        assert_eq!(
+            g.colour_of(seat),
+            Some(d.colour_of(seat)),
+            "{seat} plays the colour it deployed"
+        );
+    }
+    assert_eq!(d.colour_of(Seat::South), Colour::Red);
+    assert_eq!(d.colour_of(Seat::North), Colour::Blue);
 }
 
 #[test]

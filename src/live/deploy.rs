@@ -113,8 +113,8 @@ impl Task {
         self.send(conn, &ServerMsg::error(r.into(), ack));
     }
 
-    /// The deployment as `conn` may see it: its own layout and what is wrong with it,
-    /// and of the other seat only whether it is ready.
+    /// The deployment as `conn` may see it: its own layout, colour and what is wrong
+    /// with the layout, and of the other seat only whether it is ready.
     pub(super) fn deploy_view(&self, conn: u64) -> Option<DeployView> {
         let d = self.deploy.as_ref()?;
         let seat = self.seat_of(conn);
@@ -122,7 +122,7 @@ impl Task {
         let (layout, violations) = match seat {
             Some(s) => {
                 let l = d.layout(s);
-                (Some(layout_json(l)), ViolationView::all(&l.violations(s)))
+                (Some(l.0.clone()), ViolationView::all(&l.violations(s)))
             }
             None => (None, Vec::new()),
         };
@@ -132,6 +132,7 @@ impl Task {
             ready: SeatPair([d.is_ready(Seat::South), d.is_ready(Seat::North)]),
             layout,
             violations,
+            colour: seat.map(|s| d.colour_of(s)),
         })
     }
 

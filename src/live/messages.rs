@@ -2,11 +2,13 @@
 //! a message that is not here cannot be sent, and a field cannot be misspelt in one
 //! place only.
 
+use super::summary::{GameSummary, OpenGame};
 use crate::rules::scoring::ScoreRule;
 use crate::rules::view::{BoardDelta, EventView, PieceTally, SeatPair, Status};
-use crate::rules::{Action, EndReason, LayoutViolation, Outcome, Seat, Square, View};
+use crate::rules::{
+    Action, Colour, EndReason, LayoutViolation, Outcome, Piece, Seat, Square, View,
+};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Serialize)]
@@ -135,13 +137,18 @@ pub struct GameResult {
     pub rule: ScoreRule,
 }
 
+/// The deployment as one socket may see it (standard only).
 #[derive(Debug, Clone, Serialize)]
 pub struct DeployView {
     pub remaining_ms: i64,
     pub seconds: u32,
     pub ready: SeatPair<bool>,
-    pub layout: Option<Value>,
+    /// The socket's own layout, piece by square; null for a spectator.
+    pub layout: Option<BTreeMap<Square, Piece>>,
     pub violations: Vec<ViolationView>,
+    /// The colour the socket's seat plays; left out for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<Colour>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -152,13 +159,13 @@ pub struct PhraseMsg {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct LobbyMsg {
-    pub open: Vec<Value>,
+    pub open: Vec<OpenGame>,
 }
 
 /// The whole game as one socket may see it.
 #[derive(Debug, Serialize)]
 pub struct State {
-    pub game: Value,
+    pub game: GameSummary,
     pub you: Option<Seat>,
     pub view: Option<View>,
     pub clock: Option<Clock>,

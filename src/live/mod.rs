@@ -15,7 +15,9 @@ pub mod replay;
 mod summary;
 mod task;
 
-pub use summary::{PlayerInfo, game_summary, open_game_json, open_games, player_json, rank_json};
+pub use summary::{
+    GameSummary, OpenGame, PlayerInfo, PlayerRef, PlayerStanding, RankView, open_games,
+};
 pub use task::new_game_id;
 
 use crate::db::{self, Pool};

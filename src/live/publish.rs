@@ -205,8 +205,8 @@ impl Task {
         }
     }
 
-    pub(super) fn summary(&self) -> serde_json::Value {
-        super::summary::game_summary(&self.row, &self.creator, &self.seats)
+    pub(super) fn summary(&self) -> super::summary::GameSummary {
+        super::summary::GameSummary::of(&self.row, &self.creator, &self.seats)
     }
 
     pub(super) fn broadcast_state(&self) {

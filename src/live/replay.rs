@@ -3,6 +3,7 @@
 //! can step through it by applying board deltas, with no rules of its own.
 
 use super::messages::{Event, GameResult, What};
+use super::summary::PlayerRef;
 use super::task::Step;
 use crate::db::games::{ActionRow, GameRow};
 use crate::error::AppError;
@@ -37,13 +38,17 @@ pub struct Replay {
     pub start: Start,
     pub steps: Vec<Event>,
     pub result: Option<GameResult>,
-    pub players: Value,
+    pub players: SeatPair<Option<PlayerRef>>,
     pub colours: Option<SeatPair<Colour>>,
 }
 
 /// The replay of a finished game from its row and stored actions. `players` is the
 /// game summary's.
-pub fn replay(row: &GameRow, actions: &[ActionRow], players: Value) -> Result<Replay, AppError> {
+pub fn replay(
+    row: &GameRow,
+    actions: &[ActionRow],
+    players: SeatPair<Option<PlayerRef>>,
+) -> Result<Replay, AppError> {
     let variant = Variant::from_name(&row.variant)
         .ok_or_else(|| AppError::internal(format!("stored variant {:?}", row.variant)))?;
     let options: Options = serde_json::from_str(&row.options).map_err(AppError::internal)?;

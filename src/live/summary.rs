@@ -1,11 +1,13 @@
-//! The JSON shapes of games and players shared by the API, the lobby and the sockets.
+//! The JSON shapes of games and players shared by the API, the lobby and the sockets,
+//! as typed structs serialised by serde (docs/protocol.md, static/js/messages.js).
 //! Built from stored rows only; the deal and salt of a running game never appear here.
 
 use crate::db::games::{FINISHED, GameRow};
 use crate::db::users::{self, Stats, User};
 use crate::db::{DbConn, DbError};
 use crate::rules::Rank;
-use serde_json::{Value, json};
+use crate::rules::view::SeatPair;
+use serde::Serialize;
 
 /// A player as shown beside a game: name, and score and rank in the game's variant.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,96 +41,301 @@ impl PlayerInfo {
         }
         Ok(seats)
     }
+}
 
-    pub fn json(&self) -> Value {
-        json!({
-            "username": self.username,
-            "display_name": self.display_name,
-            "score": self.score,
-            "rank": rank_json(self.score),
-        })
+/// A player beside a game (creator, seats): the page's `PlayerRef`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerRef {
+    pub username: String,
+    /// Null when the player has not chosen one.
+    pub display_name: Option<String>,
+    pub score: i64,
+    pub rank: RankView,
+}
+
+impl PlayerRef {
+    pub fn of(p: &PlayerInfo) -> PlayerRef {
+        PlayerRef {
+            username: p.username.clone(),
+            display_name: p.display_name.clone(),
+            score: p.score,
+            rank: RankView::of(p.score),
+        }
+    }
+
+    /// A game's seats, south then north; null for an empty seat.
+    pub fn seats(seats: &[Option<PlayerInfo>; 2]) -> SeatPair<Option<PlayerRef>> {
+        SeatPair([
+            seats[0].as_ref().map(PlayerRef::of),
+            seats[1].as_ref().map(PlayerRef::of),
+        ])
     }
 }
 
-/// The game summary of docs/protocol.md.
-pub fn game_summary(row: &GameRow, creator: &PlayerInfo, seats: &[Option<PlayerInfo>; 2]) -> Value {
-    let finished = row.status == FINISHED;
-    json!({
-        "id": row.id,
-        "variant": row.variant,
-        "status": row.status,
-        "rated": row.rated,
-        "seconds_per_action": row.seconds_per_action,
-        "base": row.base,
-        "creator": creator.json(),
-        "players": {
-            "south": seats[0].as_ref().map(PlayerInfo::json),
-            "north": seats[1].as_ref().map(PlayerInfo::json),
-        },
-        "result": row.result,
-        "reason": row.reason,
-        "score": if finished {
-            json!({"south": row.score_south, "north": row.score_north})
-        } else {
-            Value::Null
-        },
-        "commitment": row.commitment,
-        "steps": row.steps,
-        "previous_game": row.previous_game,
-        "next_game": row.next_game,
-        "created_at": row.created_at,
-        "started_at": row.started_at,
-        "ended_at": row.ended_at,
-    })
+/// The game summary of docs/protocol.md: the page's `GameSummary`.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameSummary {
+    pub id: String,
+    pub variant: String,
+    pub status: String,
+    pub rated: bool,
+    pub seconds_per_action: i32,
+    pub base: i32,
+    pub creator: PlayerRef,
+    pub players: SeatPair<Option<PlayerRef>>,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    /// Each seat's score change; null until the game is finished.
+    pub score: Option<SeatPair<Option<i32>>>,
+    pub commitment: Option<String>,
+    pub steps: i32,
+    pub previous_game: Option<String>,
+    pub next_game: Option<String>,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub ended_at: Option<i64>,
+}
+
+impl GameSummary {
+    pub fn of(row: &GameRow, creator: &PlayerInfo, seats: &[Option<PlayerInfo>; 2]) -> GameSummary {
+        GameSummary {
+            id: row.id.clone(),
+            variant: row.variant.clone(),
+            status: row.status.clone(),
+            rated: row.rated,
+            seconds_per_action: row.seconds_per_action,
+            base: row.base,
+            creator: PlayerRef::of(creator),
+            players: PlayerRef::seats(seats),
+            result: row.result.clone(),
+            reason: row.reason.clone(),
+            score: (row.status == FINISHED).then_some(SeatPair([row.score_south, row.score_north])),
+            commitment: row.commitment.clone(),
+            steps: row.steps,
+            previous_game: row.previous_game.clone(),
+            next_game: row.next_game.clone(),
+            created_at: row.created_at,
+            started_at: row.started_at,
+            ended_at: row.ended_at,
+        }
+    }
+}
+
+/// One row of the lobby's open-games list: the page's `OpenGame`.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenGame {
+    pub id: String,
+    pub variant: String,
+    pub seconds_per_action: i32,
+    pub rated: bool,
+    pub creator: PlayerRef,
+    pub created_at: i64,
+}
+
+impl OpenGame {
+    pub fn of(row: &GameRow, creator: &PlayerInfo) -> OpenGame {
+        OpenGame {
+            id: row.id.clone(),
+            variant: row.variant.clone(),
+            seconds_per_action: row.seconds_per_action,
+            rated: row.rated,
+            creator: PlayerRef::of(creator),
+            created_at: row.created_at,
+        }
+    }
 }
 
 /// The lobby's open-games list, oldest first.
-pub fn open_games(conn: &mut DbConn) -> Result<Vec<Value>, DbError> {
+pub fn open_games(conn: &mut DbConn) -> Result<Vec<OpenGame>, DbError> {
     let rows = crate::db::games::open(conn)?;
     let mut open = Vec::with_capacity(rows.len());
     for row in rows {
         let creator = PlayerInfo::load(conn, row.creator_id, &row.variant)?;
-        open.push(open_game_json(&row, &creator));
+        open.push(OpenGame::of(&row, &creator));
     }
     Ok(open)
 }
 
-/// One row of the lobby's open-games list.
-pub fn open_game_json(row: &GameRow, creator: &PlayerInfo) -> Value {
-    json!({
-        "id": row.id,
-        "variant": row.variant,
-        "seconds_per_action": row.seconds_per_action,
-        "rated": row.rated,
-        "creator": creator.json(),
-        "created_at": row.created_at,
-    })
+/// A player's standing in one variant: the page's `Player`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerStanding {
+    pub username: String,
+    pub display_name: Option<String>,
+    pub variant: String,
+    pub score: i64,
+    pub rank: RankView,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    pub games: i32,
 }
 
-/// A player's standing in one variant.
-pub fn player_json(user: &User, stats: &Stats) -> Value {
-    json!({
-        "username": user.username,
-        "display_name": user.display_name,
-        "variant": stats.variant,
-        "score": stats.score,
-        "rank": rank_json(stats.score),
-        "wins": stats.wins,
-        "draws": stats.draws,
-        "losses": stats.losses,
-        "games": stats.games,
-    })
+impl PlayerStanding {
+    pub fn of(user: &User, stats: &Stats) -> PlayerStanding {
+        PlayerStanding {
+            username: user.username.clone(),
+            display_name: user.display_name.clone(),
+            variant: stats.variant.clone(),
+            score: stats.score,
+            rank: RankView::of(stats.score),
+            wins: stats.wins,
+            draws: stats.draws,
+            losses: stats.losses,
+            games: stats.games,
+        }
+    }
 }
 
-/// A score's rank, the next rank and the progress toward it (0.0–1.0).
-pub fn rank_json(score: i64) -> Value {
-    let rank = Rank::for_score(score);
-    json!({
-        "level": rank.level,
-        "chinese": rank.chinese,
-        "english": rank.english,
-        "from_score": rank.from_score,
-        "next": rank.next(),
-        "progress": Rank::progress(score),
-    })
+/// A score's rank, the next rank (null at the top) and the progress toward it
+/// (0.0–1.0): the page's `Rank`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RankView {
+    #[serde(flatten)]
+    pub rank: Rank,
+    pub next: Option<Rank>,
+    pub progress: f64,
+}
+
+impl RankView {
+    pub fn of(score: i64) -> RankView {
+        let rank = Rank::for_score(score);
+        RankView {
+            rank,
+            next: rank.next(),
+            progress: Rank::progress(score),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::games::RUNNING;
+    use serde_json::{json, to_value};
+
+    fn row(status: &str) -> GameRow {
+        GameRow {
+            id: "g1".into(),
+            variant: "flip".into(),
+            status: status.into(),
+            rated: true,
+            seconds_per_action: 30,
+            options: "{}".into(),
+            base: 2,
+            creator_id: 1,
+            south_id: Some(1),
+            north_id: None,
+            first_seat: None,
+            deal: Some("secret".into()),
+            salt: Some("secret".into()),
+            commitment: Some("c0ffee".into()),
+            previous_game: None,
+            next_game: None,
+            result: None,
+            reason: None,
+            score_south: None,
+            score_north: None,
+            colour_south: None,
+            steps: 0,
+            created_at: 100,
+            started_at: None,
+            ended_at: None,
+            deadline_at: None,
+            end_ms: None,
+        }
+    }
+
+    fn alice() -> PlayerInfo {
+        PlayerInfo {
+            id: 1,
+            username: "alice".into(),
+            display_name: None,
+            score: 35,
+        }
+    }
+
+    fn rank_35() -> serde_json::Value {
+        json!({
+            "level": 1, "chinese": "副班长", "english": "Deputy Squad Leader", "from_score": 30,
+            "next": {"level": 2, "chinese": "班长", "english": "Squad Leader", "from_score": 50},
+            "progress": 0.25,
+        })
+    }
+
+    #[test]
+    fn ranks_name_the_next_one_and_the_way_to_it() {
+        assert_eq!(to_value(RankView::of(35)).unwrap(), rank_35());
+        let bottom = to_value(RankView::of(-10)).unwrap();
+        assert_eq!(bottom["from_score"], json!(null));
+        assert_eq!(bottom["progress"], json!(0.0));
+        let top = to_value(RankView::of(30000)).unwrap();
+        assert_eq!(top["next"], json!(null));
+        assert_eq!(top["progress"], json!(1.0));
+    }
+
+    #[test]
+    fn a_running_game_has_no_score_and_no_deal() {
+        let s = to_value(GameSummary::of(
+            &row(RUNNING),
+            &alice(),
+            &[Some(alice()), None],
+        ))
+        .unwrap();
+        let me = json!({"username": "alice", "display_name": null, "score": 35, "rank": rank_35()});
+        assert_eq!(
+            s,
+            json!({
+                "id": "g1", "variant": "flip", "status": "running", "rated": true,
+                "seconds_per_action": 30, "base": 2, "creator": me,
+                "players": {"south": me, "north": null},
+                "result": null, "reason": null, "score": null, "commitment": "c0ffee",
+                "steps": 0, "previous_game": null, "next_game": null,
+                "created_at": 100, "started_at": null, "ended_at": null,
+            })
+        );
+    }
+
+    #[test]
+    fn a_finished_game_has_both_scores() {
+        let mut r = row(FINISHED);
+        (r.score_south, r.score_north) = (Some(4), Some(-4));
+        let s = to_value(GameSummary::of(&r, &alice(), &[None, None])).unwrap();
+        assert_eq!(s["score"], json!({"south": 4, "north": -4}));
+    }
+
+    #[test]
+    fn open_games_and_standings() {
+        let o = to_value(OpenGame::of(&row("open"), &alice())).unwrap();
+        let me = json!({"username": "alice", "display_name": null, "score": 35, "rank": rank_35()});
+        assert_eq!(
+            o,
+            json!({"id": "g1", "variant": "flip", "seconds_per_action": 30, "rated": true,
+                   "creator": me, "created_at": 100})
+        );
+        let user = User {
+            id: 1,
+            username: "alice".into(),
+            username_key: "alice".into(),
+            password_hash: String::new(),
+            created_at: 0,
+            display_name: Some("小明".into()),
+        };
+        let stats = Stats {
+            user_id: 1,
+            variant: "standard".into(),
+            score: 35,
+            wins: 3,
+            draws: 1,
+            losses: 2,
+            games: 6,
+            streak: 1,
+            best_streak: 2,
+        };
+        assert_eq!(
+            to_value(PlayerStanding::of(&user, &stats)).unwrap(),
+            json!({"username": "alice", "display_name": "小明", "variant": "standard",
+                   "score": 35, "rank": rank_35(), "wins": 3, "draws": 1, "losses": 2,
+                   "games": 6})
+        );
+    }
 }

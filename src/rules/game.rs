@@ -266,7 +266,8 @@ impl Game {
 
     /// A standard game from two valid layouts (south plays red, north blue).
     pub fn new_standard(options: Options, south: &Layout, north: &Layout, first: Seat) -> Game {
-        let tokens = [(south, Colour::Red), (north, Colour::Blue)]
+        let [s, n] = STANDARD_COLOURS;
+        let tokens = [(south, s), (north, n)]
             .into_iter()
             .flat_map(|(l, c)| l.0.iter().map(move |(&s, &p)| (s, Token::hidden(p, c))));
         let pos = Position::from_tokens(tokens);

@@ -1,7 +1,7 @@
 //! Standard 军棋 deployment: layouts, their validation and random layouts (RULES §4.1–§4.2).
 
 use super::board::{Square, StationKind, is_south_half};
-use super::piece::{Piece, Seat};
+use super::piece::{Colour, Piece, Seat};
 use rand::Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::BTreeMap;
@@ -304,6 +304,11 @@ impl Deployment {
 
     pub fn layout(&self, seat: Seat) -> &Layout {
         &self.layouts[seat.index()]
+    }
+
+    /// The colour `seat` deploys and will play: standard seats play fixed colours.
+    pub fn colour_of(&self, seat: Seat) -> Colour {
+        super::game::STANDARD_COLOURS[seat.index()]
     }
 
     /// The seats that are ready, in the order they became so.

@@ -5,7 +5,7 @@ use crate::db::games::{self, FINISHED, GameRow, OPEN};
 use crate::db::{self, users};
 use crate::error::AppError;
 use crate::live::{
-    Cmd, Hub, LiveConfig, PlayerInfo, blocking, game_summary, new_game_id, player_json,
+    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerRef, PlayerStanding, blocking, new_game_id,
 };
 use crate::record::{Claimed, Record, Setup, parse_action};
 use crate::rules::board::{self, Square};
@@ -13,7 +13,7 @@ use crate::rules::view::Face;
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
@@ -188,7 +188,7 @@ pub async fn get_game(
     let id = path.into_inner();
     check_id(&id)?;
     let g = blocking(hub.pool(), move |c| load_game(c, &id)).await?;
-    Ok(HttpResponse::Ok().json(game_summary(&g.row, &g.creator, &g.seats)))
+    Ok(HttpResponse::Ok().json(GameSummary::of(&g.row, &g.creator, &g.seats)))
 }
 
 /// The game's record. The deal and salt are part of it only once the game has ended.
@@ -269,7 +269,7 @@ pub async fn game_replay(
             "a replay is served once the game has ended".into(),
         ));
     }
-    let players = game_summary(&g.row, &g.creator, &g.seats)["players"].take();
+    let players = PlayerRef::seats(&g.seats);
     let replay = crate::live::replay::replay(&g.row, &actions, players)?;
     Ok(HttpResponse::Ok().json(replay))
 }
@@ -449,7 +449,7 @@ pub async fn player(
         let user = users::by_name(c, &name)?
             .ok_or_else(|| AppError::NotFound(format!("no player {name:?}")))?;
         let stats = users::stats(c, user.id, &variant)?;
-        Ok(player_json(&user, &stats))
+        Ok(PlayerStanding::of(&user, &stats))
     })
     .await?;
     Ok(HttpResponse::Ok().json(p))
@@ -469,16 +469,35 @@ pub async fn ladder(
         Ok(users::ladder(c, &v, offset, LADDER_PAGE as i64)?)
     })
     .await?;
-    let players: Vec<Value> = rows
+    let players = rows
         .iter()
         .enumerate()
-        .map(|(i, (u, s))| {
-            let mut p = player_json(u, s);
-            p["position"] = json!(offset + i as i64 + 1);
-            p
+        .map(|(i, (u, s))| LadderRow {
+            standing: PlayerStanding::of(u, s),
+            position: offset + i as i64 + 1,
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({"variant": variant, "page": page, "players": players})))
+    Ok(HttpResponse::Ok().json(Ladder {
+        variant,
+        page,
+        players,
+    }))
+}
+
+/// One page of a variant's ladder.
+#[derive(Serialize)]
+pub struct Ladder {
+    pub variant: String,
+    pub page: u32,
+    pub players: Vec<LadderRow>,
+}
+
+/// A player's standing and place on the ladder (1 = first).
+#[derive(Serialize)]
+pub struct LadderRow {
+    #[serde(flatten)]
+    pub standing: PlayerStanding,
+    pub position: i64,
 }
 
 pub async fn healthz(hub: web::Data<Arc<Hub>>) -> HttpResponse {

@@ -2,7 +2,7 @@
 
 use crate::db::users;
 use crate::error::AppError;
-use crate::live::{Hub, blocking, player_json};
+use crate::live::{Hub, PlayerStanding, blocking};
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use argon2::Argon2;
@@ -150,7 +150,7 @@ pub async fn me(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpRespon
     let player = blocking(hub.pool(), move |c| {
         let user = users::by_id(c, id)?.ok_or(AppError::NotLoggedIn)?;
         let stats = users::stats(c, id, "flip")?;
-        Ok(player_json(&user, &stats))
+        Ok(PlayerStanding::of(&user, &stats))
     })
     .await?;
     Ok(HttpResponse::Ok().json(player))

@@ -4,7 +4,7 @@
 use super::auth::require_user;
 use crate::db::users;
 use crate::error::AppError;
-use crate::live::{Hub, blocking, player_json};
+use crate::live::{Hub, PlayerStanding, blocking};
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde_json::Value;
@@ -94,14 +94,14 @@ fn parse_request(body: &Value) -> Result<Option<String>, AppError> {
 }
 
 /// Stores a checked name (or none) for the player and returns their `GET /api/me`.
-async fn store(hub: &Hub, id: i64, name: Option<String>) -> Result<Value, AppError> {
+async fn store(hub: &Hub, id: i64, name: Option<String>) -> Result<PlayerStanding, AppError> {
     blocking(hub.pool(), move |c| {
         if !users::set_display_name(c, id, name.as_deref())? {
             return Err(AppError::NotLoggedIn);
         }
         let user = users::by_id(c, id)?.ok_or(AppError::NotLoggedIn)?;
         let stats = users::stats(c, id, "flip")?;
-        Ok(player_json(&user, &stats))
+        Ok(PlayerStanding::of(&user, &stats))
     })
     .await
 }
