@@ -7,6 +7,19 @@
 //!   under a hashed name cached for a year. The table is written to
 //!   `$OUT_DIR/assets.rs` and included by `src/web/assets.rs`; adding a file to
 //!   `static/` needs no edit to Rust.
+//! - Every text file (CSS, JavaScript, SVG, JSON) is compressed here too, once, as
+//!   tightly as we can: brotli at quality 11 and gzip by zopfli (3-5% smaller than
+//!   `gzip -9`), so that the service sends these bytes as they are instead of
+//!   compressing on the fly at the low levels a per-request compressor can afford.
+//!
+//! Why at build time rather than lazily at a file's first request: the bytes are then
+//! constants in the binary (no lock, no first visitor waiting for brotli 11 and zopfli
+//! on a cold file, nothing that differs between workers), and a compressor that fails
+//! fails the build rather than a request. The cost stays small: each compressed copy is
+//! kept in `$OUT_DIR/compressed/` under the file's content hash, so a rebuild compresses
+//! only the files that changed, and Cargo.toml has brotli and zopfli optimised even in
+//! dev builds (all of `static/` from scratch: ~3 s of CPU; BENCHMARKS.md, "Page
+//! weight", has the build times).
 
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
@@ -15,6 +28,19 @@ use std::{env, fs};
 
 /// Hex digits of the content hash kept in a file's hashed name.
 const HASH_LEN: usize = 8;
+
+/// brotli's highest quality, and its largest window short of the "large window"
+/// extension browsers do not decode.
+const BROTLI_QUALITY: i32 = 11;
+const BROTLI_WINDOW: i32 = 22;
+/// zopfli's passes over each file for its gzip copy (its default, "good for small
+/// files"): a few percent smaller than `gzip -9`, which any gzip decoder reads.
+const ZOPFLI_ITERATIONS: u64 = 15;
+
+/// Files worth compressing: text. Images and fonts other than SVG are compressed already.
+fn compressible(ext: &str) -> bool {
+    matches!(ext, "css" | "js" | "mjs" | "svg" | "json" | "map" | "txt")
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=migrations");
@@ -32,20 +58,38 @@ fn main() {
          pub const ASSETS: &[Asset] = &[\n",
     );
     let mut imports = Vec::new();
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let cache = out_dir.join("compressed");
+    fs::create_dir_all(&cache).expect("creating $OUT_DIR/compressed");
     for name in &files {
         check_name(name);
         let path = root.join(name);
         let body = fs::read(&path).unwrap_or_else(|e| panic!("reading static/{name}: {e}"));
-        let hash = &hex::encode(Sha256::digest(&body))[..HASH_LEN];
+        let full_hash = hex::encode(Sha256::digest(&body));
+        let hash = &full_hash[..HASH_LEN];
         let (stem, ext) = name
             .rsplit_once('.')
             .filter(|(stem, _)| !stem.is_empty() && !stem.ends_with('/'))
             .unwrap_or_else(|| panic!("static/{name}: a served file needs an extension"));
         let hashed = format!("{stem}.{hash}.{ext}");
+        let (br, gzip) = if compressible(ext) {
+            (
+                compressed(&cache, &full_hash, &body, "br", brotli),
+                compressed(&cache, &full_hash, &body, "gz", gzip),
+            )
+        } else {
+            (None, None)
+        };
         writeln!(
             table,
-            "    Asset {{ name: {name:?}, hashed: {hashed:?}, body: include_bytes!({path:?}) }},",
+            "    Asset {{ name: {name:?}, hashed: {hashed:?}, etag: {etag:?}, \
+             body: include_bytes!({path:?}), br: {br}, gzip: {gzip} }},",
+            // Weak: the same for the file and its compressed copies (and for a zstd
+            // copy `Compress` may make of it), as they are the same content.
+            etag = format!("W/\"{}\"", &full_hash[..16]),
             path = path.to_str().expect("a UTF-8 path"),
+            br = include_option(br.as_deref()),
+            gzip = include_option(gzip.as_deref()),
         )
         .unwrap();
         if ext == "js" {
@@ -62,8 +106,73 @@ fn main() {
     )
     .unwrap();
 
-    let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("assets.rs");
-    fs::write(out, table).expect("writing assets.rs");
+    fs::write(out_dir.join("assets.rs"), table).expect("writing assets.rs");
+}
+
+/// `Some(include_bytes!("…"))` for a compressed copy, `None` without one.
+fn include_option(path: Option<&Path>) -> String {
+    match path {
+        Some(p) => format!(
+            "Some(include_bytes!({:?}) as &[u8])",
+            p.to_str().expect("a UTF-8 path")
+        ),
+        None => "None".to_string(),
+    }
+}
+
+/// The file compressed by `compress`, kept in `cache` under its content hash and the
+/// compression's settings (reused when present), or `None` when compressing does not
+/// make it smaller.
+fn compressed(
+    cache: &Path,
+    hash: &str,
+    body: &[u8],
+    suffix: &str,
+    compress: fn(&[u8]) -> Vec<u8>,
+) -> Option<PathBuf> {
+    let level = if suffix == "br" {
+        format!("{BROTLI_QUALITY}w{BROTLI_WINDOW}")
+    } else {
+        format!("zopfli{ZOPFLI_ITERATIONS}")
+    };
+    let path = cache.join(format!("{hash}.{suffix}{level}"));
+    let len = match fs::metadata(&path) {
+        Ok(m) => m.len() as usize,
+        Err(_) => {
+            let packed = compress(body);
+            // Written whole under another name, then renamed: an interrupted build
+            // leaves no truncated copy behind to be taken for a finished one.
+            let part = path.with_extension("part");
+            fs::write(&part, &packed).expect("writing a compressed copy");
+            fs::rename(&part, &path).expect("renaming a compressed copy");
+            packed.len()
+        }
+    };
+    (len < body.len()).then_some(path)
+}
+
+fn brotli(body: &[u8]) -> Vec<u8> {
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: BROTLI_QUALITY,
+        lgwin: BROTLI_WINDOW,
+        size_hint: body.len(),
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    brotli::BrotliCompress(&mut &body[..], &mut out, &params).expect("brotli into memory");
+    out
+}
+
+fn gzip(body: &[u8]) -> Vec<u8> {
+    // zopfli's gzip header carries no file name and a zero time: the same input gives
+    // the same bytes.
+    let options = zopfli::Options {
+        iteration_count: std::num::NonZeroU64::new(ZOPFLI_ITERATIONS).expect("non-zero"),
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    zopfli::compress(options, zopfli::Format::Gzip, body, &mut out).expect("gzip into memory");
+    out
 }
 
 /// Every file below `dir`, as a path relative to `root` with `/` between folders.

@@ -1,7 +1,9 @@
 //! The files of `static/` over HTTP, from the real binary: every file under its plain
 //! name (short cache) and under its content-hashed name (a year, immutable) with the
 //! file's exact bytes; another hash is not found; the pages link the hashed names and
-//! carry an import map of every module; text goes out compressed to clients that ask.
+//! carry an import map of every module; text goes out compressed to clients that ask,
+//! from copies compressed at build time at least as tightly as `gzip -9`, with a weak
+//! ETag that a revalidation matches.
 
 mod support;
 
@@ -47,6 +49,8 @@ struct Got {
     cache: String,
     content_type: String,
     encoding: String,
+    vary: String,
+    etag: String,
     body: Vec<u8>,
 }
 
@@ -57,15 +61,25 @@ async fn get(base: &str, path: &str, accept_encoding: Option<&str>) -> Got {
 
 /// A GET, its body decoded by the client (awc) when `decode` and the server compressed it.
 async fn fetch(base: &str, path: &str, accept_encoding: Option<&str>, decode: bool) -> Got {
+    let enc = accept_encoding.unwrap_or("identity");
+    request(base, path, &[(header::ACCEPT_ENCODING, enc)], decode).await
+}
+
+/// A GET with exactly these headers (awc adds an Accept-Encoding of its own only when
+/// it is to decode the answer).
+async fn request(
+    base: &str,
+    path: &str,
+    headers: &[(header::HeaderName, &str)],
+    decode: bool,
+) -> Got {
     let client = awc::Client::builder().disable_redirects().finish();
     let mut req = client.get(format!("{base}{path}"));
     if !decode {
         req = req.no_decompress();
     }
-    if let Some(enc) = accept_encoding {
-        req = req.insert_header((header::ACCEPT_ENCODING, enc));
-    } else {
-        req = req.insert_header((header::ACCEPT_ENCODING, "identity"));
+    for (name, value) in headers {
+        req = req.insert_header((name.clone(), *value));
     }
     let mut resp = req
         .send()
@@ -77,19 +91,48 @@ async fn fetch(base: &str, path: &str, accept_encoding: Option<&str>, decode: bo
             .map(|v| v.to_str().unwrap().to_string())
             .unwrap_or_default()
     };
-    let (cache, content_type, encoding) = (
+    let (cache, content_type, encoding, etag) = (
         h(header::CACHE_CONTROL),
         h(header::CONTENT_TYPE),
         h(header::CONTENT_ENCODING),
+        h(header::ETAG),
     );
+    let vary: Vec<&str> = resp
+        .headers()
+        .get_all(header::VARY)
+        .map(|v| v.to_str().unwrap())
+        .collect();
+    let vary = vary.join(", ");
     let body = resp.body().limit(8 << 20).await.unwrap().to_vec();
     Got {
         status: resp.status().as_u16(),
         cache,
         content_type,
         encoding,
+        vary,
+        etag,
         body,
     }
+}
+
+/// The size of `gzip -9` of the bytes, by the system's gzip: the yardstick for the
+/// compressed copies the service sends.
+fn gzip_9_len(body: &[u8]) -> usize {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("gzip")
+        .args(["-9", "-n", "-c"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run gzip");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = body.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success(), "gzip -9 failed");
+    out.stdout.len()
 }
 
 fn harness() -> Harness {
@@ -109,6 +152,12 @@ async fn every_file_is_served_by_its_plain_and_its_hashed_name() {
         assert_eq!(plain.cache, "public, max-age=300", "/static/{name}");
         assert!(!plain.content_type.is_empty(), "/static/{name}");
         assert_eq!(plain.encoding, "", "/static/{name}: asked for identity");
+        assert_eq!(plain.vary, "Accept-Encoding", "/static/{name}");
+        assert!(
+            plain.etag.starts_with("W/\""),
+            "/static/{name}: {}",
+            plain.etag
+        );
 
         let hashed = format!("/static/{}", hashed_name(name, body));
         let got = get(&base, &hashed, None).await;
@@ -116,6 +165,135 @@ async fn every_file_is_served_by_its_plain_and_its_hashed_name() {
         assert_eq!(&got.body, body, "{hashed}");
         assert_eq!(got.cache, "public, max-age=31536000, immutable", "{hashed}");
         assert_eq!(got.content_type, plain.content_type, "{hashed}");
+        assert_eq!(got.etag, plain.etag, "{hashed}");
+    }
+}
+
+#[actix_web::test]
+async fn text_files_go_out_compressed_at_build_time_no_larger_than_gzip_9() {
+    let h = harness();
+    let base = h.base();
+    let text: Vec<_> = static_files()
+        .into_iter()
+        .filter(|(n, _)| [".js", ".css", ".svg"].iter().any(|ext| n.ends_with(ext)))
+        .collect();
+    assert!(text.iter().any(|(n, _)| n == "js/game/main.js"));
+    for (name, body) in &text {
+        let path = format!("/static/{}", hashed_name(name, body));
+        let yardstick = gzip_9_len(body);
+        let identity = get(&base, &path, None).await;
+        assert_eq!(identity.encoding, "", "{path}");
+        assert_eq!(&identity.body, body, "{path}");
+        let mut sizes = Vec::new();
+        for enc in ["br", "gzip"] {
+            let raw = get(&base, &path, Some(enc)).await;
+            assert_eq!(raw.status, 200, "{path} {enc}");
+            assert_eq!(raw.encoding, enc, "{path} {enc}");
+            // One Vary: the answer was not compressed again by the middleware.
+            assert_eq!(raw.vary, "Accept-Encoding", "{path} {enc}");
+            assert_eq!(raw.cache, "public, max-age=31536000, immutable", "{path}");
+            assert_eq!(raw.content_type, identity.content_type, "{path} {enc}");
+            assert_eq!(
+                raw.etag, identity.etag,
+                "{path} {enc}: one content, one ETag"
+            );
+            assert!(
+                raw.body.len() <= yardstick,
+                "{path} {enc}: {} bytes, gzip -9 makes {yardstick}",
+                raw.body.len()
+            );
+            let decoded = fetch(&base, &path, Some(enc), true).await;
+            assert_eq!(&decoded.body, body, "{path} {enc} decodes to the file");
+            sizes.push(raw.body.len());
+        }
+        assert!(sizes[0] < sizes[1], "{path}: brotli {sizes:?} beats gzip");
+    }
+}
+
+#[actix_web::test]
+async fn the_encoding_follows_accept_encoding() {
+    let h = harness();
+    let base = h.base();
+    let (name, body) = static_files()
+        .into_iter()
+        .find(|(n, _)| n == "js/game/main.js")
+        .unwrap();
+    let path = format!("/static/{}", hashed_name(&name, &body));
+    for (accept, expect) in [
+        ("gzip, deflate, br, zstd", "br"),
+        ("br", "br"),
+        ("gzip", "gzip"),
+        ("deflate, gzip", "gzip"),
+        ("br;q=0, gzip", "gzip"),
+        ("gzip;q=1, br;q=0.5", "gzip"),
+        ("identity", ""),
+        ("br;q=0, gzip;q=0", ""),
+        ("nonsense;;;", ""),
+    ] {
+        let got = get(&base, &path, Some(accept)).await;
+        assert_eq!(got.status, 200, "{accept}");
+        assert_eq!(got.encoding, expect, "Accept-Encoding: {accept}");
+        assert_eq!(got.vary, "Accept-Encoding", "{accept}");
+        if expect.is_empty() {
+            assert_eq!(got.body, body, "{accept}");
+        }
+    }
+    // No Accept-Encoding at all: the file as it is.
+    let got = request(&base, &path, &[], false).await;
+    assert_eq!(got.encoding, "");
+    assert_eq!(got.body, body);
+}
+
+#[actix_web::test]
+async fn a_revalidation_with_the_etag_is_not_modified() {
+    let h = harness();
+    let base = h.base();
+    let (name, body) = static_files()
+        .into_iter()
+        .find(|(n, _)| n == "style.css")
+        .unwrap();
+    let hashed = format!("/static/{}", hashed_name(&name, &body));
+    for (path, cache) in [
+        (format!("/static/{name}"), "public, max-age=300"),
+        (hashed, "public, max-age=31536000, immutable"),
+    ] {
+        let first = get(&base, &path, Some("br")).await;
+        let etag = first.etag.clone();
+        let strong = etag.trim_start_matches("W/").to_string();
+        for tag in [etag.as_str(), strong.as_str(), "\"x\", W/\"y\", ", "*"] {
+            let tag = if tag.ends_with(", ") {
+                format!("{tag}{etag}")
+            } else {
+                tag.to_string()
+            };
+            let got = request(
+                &base,
+                &path,
+                &[
+                    (header::IF_NONE_MATCH, &tag),
+                    (header::ACCEPT_ENCODING, "br"),
+                ],
+                false,
+            )
+            .await;
+            assert_eq!(got.status, 304, "{path} If-None-Match: {tag}");
+            assert!(got.body.is_empty(), "{path}");
+            assert_eq!(got.etag, etag, "{path}");
+            assert_eq!(got.cache, cache, "{path}");
+            assert_eq!(got.vary, "Accept-Encoding", "{path}");
+        }
+        let other = request(
+            &base,
+            &path,
+            &[
+                (header::IF_NONE_MATCH, "W/\"0000000000000000\""),
+                (header::ACCEPT_ENCODING, "br"),
+            ],
+            false,
+        )
+        .await;
+        assert_eq!(other.status, 200, "{path}: another ETag");
+        assert_eq!(other.body, first.body, "{path}");
     }
 }
 

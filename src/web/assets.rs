@@ -13,11 +13,20 @@
 //! carries an import map from every module's plain URL to its hashed URL, so that the
 //! modules' relative imports load the hashed, immutable files too.
 //!
+//! Text files also carry copies compressed by build.rs at the highest levels (brotli
+//! 11, gzip 9). A request gets the brotli copy when its Accept-Encoding allows it, else
+//! the gzip copy, else the file itself, with `Content-Encoding` and `Vary:
+//! Accept-Encoding`; the `Compress` middleware leaves an answer that carries a
+//! Content-Encoding alone (it would compress at its own, lower levels). Every answer
+//! carries a weak ETag of the content, and `If-None-Match` with it gets a 304.
+//!
 //! Written by hand rather than with a crate (actix-files serves from disk; the embedding
 //! crates bring their own hashing and caching rules): one table, one lookup.
 
-use actix_web::http::header;
-use actix_web::{HttpResponse, web};
+use actix_web::http::header::{
+    self, AcceptEncoding, ContentEncoding, Encoding, EntityTag, Header as _, IfNoneMatch,
+};
+use actix_web::{HttpRequest, HttpResponse, web};
 
 /// One file of `static/`.
 #[derive(Debug)]
@@ -26,7 +35,13 @@ pub struct Asset {
     pub name: &'static str,
     /// The same with the content hash before the extension: `js/board.1a2b3c4d.js`.
     pub hashed: &'static str,
+    /// `W/"<first 16 hex digits of the SHA-256>"`.
+    pub etag: &'static str,
     pub body: &'static [u8],
+    /// The file compressed with brotli at quality 11, when it is text and that is smaller.
+    pub br: Option<&'static [u8]>,
+    /// The file compressed with gzip at level 9, likewise.
+    pub gzip: Option<&'static [u8]>,
 }
 
 // `ASSETS: &[Asset]` and `IMPORT_MAP: &str`, written by build.rs.
@@ -76,16 +91,44 @@ fn content_type(name: &str) -> &'static str {
 }
 
 /// `/favicon.ico`, asked for by browsers whatever the page says: the same icon.
-pub async fn favicon() -> HttpResponse {
-    serve("favicon.svg")
+pub async fn favicon(req: HttpRequest) -> HttpResponse {
+    serve(&req, "favicon.svg")
 }
 
 /// `/static/{path}`: a file by its plain or its hashed name.
-pub async fn asset(path: web::Path<String>) -> HttpResponse {
-    serve(&path.into_inner())
+pub async fn asset(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
+    serve(&req, &path.into_inner())
 }
 
-fn serve(path: &str) -> HttpResponse {
+/// The copy to send: brotli, gzip or the file, by the request's Accept-Encoding
+/// (quality values honoured; between equals brotli, then gzip). No header, a header
+/// that does not parse, or one that refuses every copy this file has: the file itself.
+fn choose(req: &HttpRequest, asset: &Asset) -> (Option<ContentEncoding>, &'static [u8]) {
+    let br = Encoding::brotli();
+    let gzip = Encoding::gzip();
+    let identity = Encoding::identity();
+    let mut offered = vec![&identity];
+    if asset.br.is_some() {
+        offered.push(&br);
+    }
+    if asset.gzip.is_some() {
+        offered.push(&gzip);
+    }
+    let chosen = AcceptEncoding::parse(req)
+        .ok()
+        .and_then(|accept| accept.negotiate(offered.into_iter()));
+    match (chosen, asset.br, asset.gzip) {
+        (Some(Encoding::Known(ContentEncoding::Brotli)), Some(br), _) => {
+            (Some(ContentEncoding::Brotli), br)
+        }
+        (Some(Encoding::Known(ContentEncoding::Gzip)), _, Some(gzip)) => {
+            (Some(ContentEncoding::Gzip), gzip)
+        }
+        _ => (None, asset.body),
+    }
+}
+
+fn serve(req: &HttpRequest, path: &str) -> HttpResponse {
     let (asset, cache) = if let Some(a) = find(path) {
         // Short: a plain name carries no version, so a deploy must show within minutes.
         (a, "public, max-age=300")
@@ -96,10 +139,36 @@ fn serve(path: &str) -> HttpResponse {
             .content_type("text/plain; charset=utf-8")
             .body("no such file");
     };
-    HttpResponse::Ok()
-        .content_type(content_type(asset.name))
-        .insert_header((header::CACHE_CONTROL, cache))
-        .body(asset.body)
+    let unchanged = not_modified(req, asset);
+    let mut resp = if unchanged {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    resp.insert_header((header::CACHE_CONTROL, cache))
+        .insert_header((header::ETAG, asset.etag))
+        .insert_header((header::VARY, "Accept-Encoding"));
+    if unchanged {
+        return resp.finish();
+    }
+    let (encoding, body) = choose(req, asset);
+    if let Some(encoding) = encoding {
+        resp.insert_header((header::CONTENT_ENCODING, encoding.as_str()));
+    }
+    resp.content_type(content_type(asset.name)).body(body)
+}
+
+/// The request's `If-None-Match` names this file's ETag (weak comparison, as the
+/// header asks) or is `*`.
+fn not_modified(req: &HttpRequest, asset: &Asset) -> bool {
+    match IfNoneMatch::parse(req) {
+        Ok(IfNoneMatch::Any) => true,
+        Ok(IfNoneMatch::Items(tags)) => {
+            let ours: EntityTag = asset.etag.parse().expect("build.rs writes a valid ETag");
+            tags.iter().any(|tag| tag.weak_eq(&ours))
+        }
+        Err(_) => false,
+    }
 }
 
 #[cfg(test)]

@@ -126,10 +126,11 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
                     )
                     .build(),
             )
-            // Text answers (pages, JSON, CSS, JavaScript, SVG) go out compressed to
-            // clients that accept it (brotli, zstd or gzip). The middleware leaves alone
-            // what is compressed already (images other than SVG, video, answers that
-            // carry a Content-Encoding) and socket upgrades (101).
+            // Text answers (pages, JSON) go out compressed to clients that accept it
+            // (brotli, zstd or gzip) at the middleware's quick, low levels. It leaves
+            // alone answers that carry a Content-Encoding, among them the static files,
+            // which assets.rs sends from copies compressed at build time at the top
+            // levels; and socket upgrades (101).
             .wrap(middleware::Compress::default())
             .wrap(middleware::Logger::new("%r %s %Dms"))
             .configure(configure)
