@@ -10,4 +10,5 @@ pub mod record;
 pub mod rules;
 pub mod seed;
 pub mod selfplay;
+pub mod text;
 pub mod web;
