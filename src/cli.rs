@@ -1,9 +1,9 @@
 //! The `junqi` command line: `verify` and `selfplay`.
 
-use crate::record::{Record, invalid_json};
+use crate::record::{Record, RecordError, invalid_json};
+use crate::record_input::read_limited;
 use crate::rules::Variant;
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,7 +50,8 @@ pub struct ServeArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Replay a junqi-record/1 file, check its commitment and print one line of JSON.
-    /// Exit 0 when valid, 1 when not, 2 when the input cannot be read.
+    /// Exit 0 when valid, 1 when not (also past 4 MiB or 10,000 actions), 2 when the
+    /// input cannot be read.
     Verify {
         /// The record file, or - for standard input.
         file: PathBuf,
@@ -148,19 +149,25 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-fn read_input(file: &PathBuf) -> std::io::Result<String> {
+/// The file's text, or why it is refused (too large: read no further); the outer
+/// error when it cannot be read.
+fn read_input(file: &PathBuf) -> std::io::Result<Result<String, RecordError>> {
     if file.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
-        Ok(s)
+        read_limited(std::io::stdin().lock())
     } else {
-        std::fs::read_to_string(file)
+        read_limited(std::fs::File::open(file)?)
     }
 }
 
 fn verify(file: &PathBuf) -> ExitCode {
     let text = match read_input(file) {
-        Ok(t) => t,
+        // A record too large to be a game's is an invalid record (exit 1), not an
+        // unreadable file.
+        Ok(Err(e)) => {
+            println!("{}", invalid_json(&e));
+            return ExitCode::from(1);
+        }
+        Ok(Ok(t)) => t,
         Err(e) => {
             let msg = format!("cannot read {}: {e}", file.display());
             println!(

@@ -7,6 +7,7 @@ pub mod error;
 pub mod layout_file;
 pub mod live;
 pub mod record;
+pub mod record_input;
 pub mod rules;
 pub mod seed;
 pub mod selfplay;
