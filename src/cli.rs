@@ -45,6 +45,10 @@ pub struct ServeArgs {
     /// elsewhere, whose round trips leave connections idle.
     #[arg(long, env = "JUNQI_DB_CONNECTIONS", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub db_connections: u32,
+    /// Seconds an open game's creator may be away (no lobby socket and no socket on the
+    /// game) before the game is cancelled.
+    #[arg(long, env = "JUNQI_OPEN_GAME_IDLE_SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub open_game_idle_seconds: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -204,6 +208,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         secure_cookies: args.secure_cookies,
         workers: args.workers.max(1),
         db_connections: args.db_connections,
+        open_game_idle: std::time::Duration::from_secs(args.open_game_idle_seconds),
     };
     match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,
