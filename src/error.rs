@@ -16,6 +16,8 @@ pub enum AppError {
     NotFound(String),
     UsernameTaken,
     Conflict(String),
+    /// A per-player limit was reached (409): the code names which one.
+    Limit(&'static str, String),
     TooLarge,
     /// The cause is logged, never shown.
     Internal(String),
@@ -36,6 +38,7 @@ impl AppError {
             AppError::NotFound(_) => "not_found",
             AppError::UsernameTaken => "username_taken",
             AppError::Conflict(_) => "conflict",
+            AppError::Limit(code, _) => code,
             AppError::TooLarge => "too_large",
             AppError::Internal(_) => "internal",
         }
@@ -50,7 +53,8 @@ impl AppError {
             | AppError::BadOption(m)
             | AppError::Forbidden(m)
             | AppError::NotFound(m)
-            | AppError::Conflict(m) => m.clone(),
+            | AppError::Conflict(m)
+            | AppError::Limit(_, m) => m.clone(),
             AppError::NotLoggedIn => "log in first".into(),
             AppError::BadCredentials => "wrong username or password".into(),
             AppError::BadOrigin => "WebSocket connections are accepted from this site only".into(),

@@ -16,7 +16,9 @@ pub const MAX_SAVED: usize = 50;
 /// Longest layout name, in characters.
 pub const MAX_NAME: usize = 40;
 
-/// A layout name as stored: trimmed, 1–40 characters, no control characters.
+/// A layout name as stored: trimmed, 1–40 characters, none of them hidden or
+/// reordering text (control, bidi, zero-width: [`crate::text::hidden_or_reordering`]).
+/// Any other character is allowed: layout names are free text, shown escaped.
 pub fn check_name(name: &str) -> Result<String, String> {
     let name = name.trim();
     if name.is_empty() {
@@ -25,8 +27,11 @@ pub fn check_name(name: &str) -> Result<String, String> {
     if name.chars().count() > MAX_NAME {
         return Err(format!("a layout name has at most {MAX_NAME} characters"));
     }
-    if name.chars().any(char::is_control) {
-        return Err("a layout name cannot hold control characters".into());
+    if let Some(c) = crate::text::first_hidden(name) {
+        return Err(format!(
+            "a layout name cannot hold control, bidirectional or invisible characters ({})",
+            crate::text::code_point(c)
+        ));
     }
     Ok(name.to_string())
 }

@@ -90,11 +90,18 @@ pub struct RecordError {
 }
 
 impl RecordError {
-    fn field(message: impl Into<String>) -> RecordError {
+    pub(crate) fn field(message: impl Into<String>) -> RecordError {
         RecordError {
             action: None,
             message: message.into(),
         }
+    }
+    pub(crate) fn malformed(e: &serde_json::Error) -> RecordError {
+        RecordError::field(format!(
+            "malformed JSON at line {} column {}: {e}",
+            e.line(),
+            e.column()
+        ))
     }
     fn at(index: usize, message: impl Into<String>) -> RecordError {
         RecordError {
@@ -329,18 +336,12 @@ impl Record {
         Value::Object(m)
     }
 
+    /// Reads a record's text: at most [`MAX_RECORD_BYTES`](crate::record_input::MAX_RECORD_BYTES)
+    /// and [`MAX_ACTIONS`](crate::record_input::MAX_ACTIONS) actions, each checked before
+    /// anything is built from it; a leading byte-order mark is skipped.
     pub fn parse_str(text: &str) -> Result<Record, RecordError> {
-        let malformed = |e: serde_json::Error| {
-            RecordError::field(format!(
-                "malformed JSON at line {} column {}: {e}",
-                e.line(),
-                e.column()
-            ))
-        };
-        // serde_json keeps the last of two equal keys; a record must not say one square
-        // (or anything else) twice, so check for that before reading it.
-        serde_json::from_str::<UniqueKeys>(text).map_err(malformed)?;
-        let v: Value = serde_json::from_str(text).map_err(malformed)?;
+        let text = crate::record_input::precheck(text)?;
+        let v: Value = serde_json::from_str(text).map_err(|e| RecordError::malformed(&e))?;
         Record::from_json(&v)
     }
 
@@ -643,60 +644,4 @@ pub fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
     }
     let action = found.ok_or("the action object names no action")?;
     Ok((seat, action))
-}
-
-/// Any JSON value, refused if an object anywhere in it names a key twice.
-struct UniqueKeys;
-
-impl<'de> serde::Deserialize<'de> for UniqueKeys {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<UniqueKeys, D::Error> {
-        d.deserialize_any(UniqueKeysVisitor)
-    }
-}
-
-struct UniqueKeysVisitor;
-
-impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
-    type Value = UniqueKeys;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
-        let mut seen = std::collections::HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !seen.insert(key.clone()) {
-                return Err(serde::de::Error::custom(format!(
-                    "the key {key:?} appears twice in one object"
-                )));
-            }
-            map.next_value::<UniqueKeys>()?;
-        }
-        Ok(UniqueKeys)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
-        while seq.next_element::<UniqueKeys>()?.is_some() {}
-        Ok(UniqueKeys)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
 }

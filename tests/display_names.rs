@@ -92,6 +92,11 @@ async fn set_remove_and_refuse_through_the_api(db: TestDb) {
             "invalid_display_name",
         ),
         (json!({"display_name": "tab\there"}), "invalid_display_name"),
+        // A letter that draws as nothing (Hangul filler): the shared name check.
+        (
+            json!({"display_name": "\u{3164}\u{3164}"}),
+            "invalid_display_name",
+        ),
         (json!({"display_name": "   "}), "invalid_display_name"),
         (json!({"display_name": "🙂"}), "invalid_display_name"),
         (json!({"display_name": 7}), "bad_request"),

@@ -21,7 +21,7 @@ fn ids(lobby: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Waits for the lobby socket to show exactly `want`, oldest first. (The list is a
+/// Waits for the lobby socket to show exactly `want`, newest first. (The list is a
 /// watched value: quick changes may reach a socket as one message.)
 async fn lobby_shows(s: &mut Socket, want: &[&str]) -> Value {
     let want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
@@ -68,15 +68,15 @@ async fn lobby_list_updates_live(db: TestDb) {
     assert_eq!(entry["creator"]["rank"]["level"], 0);
     actix_web::rt::time::sleep(Duration::from_millis(5)).await;
     let g2 = b.create_game(7, false).await;
-    let msg = lobby_shows(&mut lobby, &[&g1, &g2]).await;
-    assert_eq!(msg["d"]["open"][1]["seconds_per_action"], 7);
-    assert_eq!(msg["d"]["open"][1]["rated"], false);
-    assert_eq!(open_list(&h).await, [g1.clone(), g2.clone()]);
+    let msg = lobby_shows(&mut lobby, &[&g2, &g1]).await;
+    assert_eq!(msg["d"]["open"][0]["seconds_per_action"], 7);
+    assert_eq!(msg["d"]["open"][0]["rated"], false);
+    assert_eq!(open_list(&h).await, [g2.clone(), g1.clone()]);
     // A second lobby socket gets the current list on connect.
     let mut late = Socket::connect(&h.base(), "/ws/lobby", None, None)
         .await
         .unwrap();
-    assert_eq!(ids(&late.recv().await), [g1.clone(), g2.clone()]);
+    assert_eq!(ids(&late.recv().await), [g2.clone(), g1.clone()]);
 
     c.join(&g1).await;
     lobby_shows(&mut lobby, &[&g2]).await;
@@ -92,13 +92,14 @@ async fn lobby_list_updates_live(db: TestDb) {
     assert_eq!(lobby.maybe(Duration::from_millis(300)).await, None);
 }
 
-/// (10b) Quick pairing joins the oldest compatible open game of someone else, or opens
+/// (10b) Quick pairing joins the newest compatible open game of someone else, or opens
 /// a game.
 async fn quick_pairing(db: TestDb) {
     let h = Harness::start(db);
     let mut a = h.player("early").await;
     let mut b = h.player("later").await;
     let mut c = h.player("quick").await;
+    let mut d = h.player("fourth").await;
     let mut lobby = Socket::connect(&h.base(), "/ws/lobby", None, None)
         .await
         .unwrap();
@@ -110,52 +111,48 @@ async fn quick_pairing(db: TestDb) {
     for (by_a, spa, rated) in [
         (true, 15, true),  // wrong clock
         (true, 30, false), // casual
-        (true, 30, true),  // the oldest compatible one
-        (false, 30, true), // compatible, newer
+        (true, 30, true),  // compatible, older
+        (false, 30, true), // the newest compatible one
     ] {
         let who = if by_a { &mut a } else { &mut b };
         made.push(who.create_game(spa, rated).await);
         actix_web::rt::time::sleep(Duration::from_millis(5)).await;
     }
-    let all: Vec<&str> = made.iter().map(String::as_str).collect();
+    let all: Vec<&str> = made.iter().rev().map(String::as_str).collect();
     lobby_shows(&mut lobby, &all).await;
 
-    // Someone else pairs with the oldest compatible game.
+    // Someone else pairs with the newest compatible game.
     let r = c.post("/api/games/quick", spec.clone()).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.json, json!({"id": made[2], "joined": true}));
-    let s = c.summary(&made[2]).await;
+    assert_eq!(r.json, json!({"id": made[3], "joined": true}));
+    let s = c.summary(&made[3]).await;
     assert_eq!(s["status"], "running");
     let mut players = [
         s["players"]["south"]["username"].as_str().unwrap(),
         s["players"]["north"]["username"].as_str().unwrap(),
     ];
     players.sort();
-    assert_eq!(players, ["early", "quick"]);
-    lobby_shows(&mut lobby, &[&made[0], &made[1], &made[3]]).await;
+    assert_eq!(players, ["later", "quick"]);
+    lobby_shows(&mut lobby, &[&made[2], &made[1], &made[0]]).await;
 
-    // One's own open games never count: `early` pairs with `later`'s game.
+    // One's own open games never count: `early` finds nothing and opens a game.
     let r = a.post("/api/games/quick", spec.clone()).await;
-    assert_eq!(r.json, json!({"id": made[3], "joined": true}));
-    lobby_shows(&mut lobby, &[&made[0], &made[1]]).await;
-
-    // Nothing compatible left: a new open game, listed last.
-    let r = b.post("/api/games/quick", spec.clone()).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json["joined"], false);
     let opened = r.json["id"].as_str().unwrap().to_string();
     assert!(!made.contains(&opened));
-    let s = b.summary(&opened).await;
+    let s = a.summary(&opened).await;
     assert_eq!(s["status"], "open");
     assert_eq!(s["seconds_per_action"], 30);
     assert_eq!(s["rated"], true);
-    assert_eq!(s["creator"]["username"], "later");
-    lobby_shows(&mut lobby, &[&made[0], &made[1], &opened]).await;
-    // Its creator asking again does not join their own game: another one opens.
+    assert_eq!(s["creator"]["username"], "early");
+    lobby_shows(&mut lobby, &[&opened, &made[2], &made[1], &made[0]]).await;
+    // `later` pairs with the newest of `early`'s compatible games, then the older one.
     let r = b.post("/api/games/quick", spec.clone()).await;
-    assert_eq!(r.json["joined"], false);
-    let second = r.json["id"].as_str().unwrap().to_string();
-    assert_ne!(second, opened);
+    assert_eq!(r.json, json!({"id": opened, "joined": true}));
+    let r = d.post("/api/games/quick", spec.clone()).await;
+    assert_eq!(r.json, json!({"id": made[2], "joined": true}));
+    lobby_shows(&mut lobby, &[&made[1], &made[0]]).await;
     // And the casual one is found by a casual request.
     let r = c
         .post(
@@ -164,5 +161,5 @@ async fn quick_pairing(db: TestDb) {
         )
         .await;
     assert_eq!(r.json, json!({"id": made[1], "joined": true}));
-    lobby_shows(&mut lobby, &[&made[0], &opened, &second]).await;
+    lobby_shows(&mut lobby, &[&made[0]]).await;
 }

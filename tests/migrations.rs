@@ -41,8 +41,7 @@ async fn player_pages_migration_keeps_existing_games(db: TestDb) {
     let c: &mut DbConn = &mut conn;
     // Back to the shape the release before player pages stored (display names, then
     // player pages, undone), and a finished game in it.
-    db::revert_last_migration(c).unwrap();
-    db::revert_last_migration(c).unwrap();
+    db::revert_migrations_after(c, "2026-11-29-000003_score_chart").unwrap();
     exec(
         c,
         "INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES \
@@ -167,7 +166,7 @@ async fn display_names_migration_keeps_players(db: TestDb) {
     let pool = db::connect(&db.url, 1).unwrap();
     let mut conn = pool.get().unwrap();
     let c: &mut DbConn = &mut conn;
-    db::revert_last_migration(c).unwrap();
+    db::revert_migrations_after(c, "2026-11-29-000004_player_pages").unwrap();
     exec(
         c,
         "INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES \

@@ -24,6 +24,59 @@ db_tests! {
     the_page_shows_my_layouts_only => the_page_shows_my_layouts_only_sqlite, the_page_shows_my_layouts_only_postgres;
     a_player_keeps_at_most_the_cap => a_player_keeps_at_most_the_cap_sqlite, a_player_keeps_at_most_the_cap_postgres;
     the_lobby_opens_standard_games => the_lobby_opens_standard_games_sqlite, the_lobby_opens_standard_games_postgres;
+    hidden_and_bidi_characters_are_refused_in_names => hidden_and_bidi_characters_are_refused_in_names_sqlite, hidden_and_bidi_characters_are_refused_in_names_postgres;
+}
+
+/// Names that reorder or hide text (a right-to-left override turning "gpj.exe" into
+/// "exe.jpg", bidi isolates and marks, zero-width characters, the byte-order mark) are
+/// refused wherever a layout gets a name: saving, renaming, importing.
+async fn hidden_and_bidi_characters_are_refused_in_names(db: TestDb) {
+    let h = Harness::start(db);
+    let a = h.player("tricky").await;
+    let kept = saved_ok(&a, "plain", layout_value(1)).await;
+    let id = kept["id"].as_i64().unwrap();
+    for bad in [
+        "gpj\u{202E}exe",
+        "a\u{202A}b",
+        "a\u{2066}b\u{2069}",
+        "a\u{200E}b",
+        "a\u{200F}b",
+        "a\u{061C}b",
+        "zero\u{200B}width",
+        "join\u{200D}er",
+        "bom\u{FEFF}",
+        "line\u{2028}break",
+        "tab\there",
+    ] {
+        let r = save(&a, bad, layout_value(2)).await;
+        assert_eq!(r.status, 400, "save {bad:?}: {}", r.text);
+        assert!(r.error_message().contains("U+"), "{}", r.text);
+        let r = json_req(
+            &a,
+            Method::PATCH,
+            &format!("/api/layouts/{id}"),
+            json!({"name": bad}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "rename to {bad:?}: {}", r.text);
+        let file = json!({"format": "junqi-layout/1", "name": bad, "layout": layout_value(3)});
+        let r = request(
+            &a,
+            Method::POST,
+            "/api/layouts/import",
+            Some(("text/plain", file.to_string())),
+        )
+        .await;
+        assert_eq!(r.status, 400, "import {bad:?}: {}", r.text);
+    }
+    assert_eq!(
+        names(&list(&a).await),
+        ["plain"],
+        "nothing stored or renamed"
+    );
+    // Scripts written right to left need no control characters, and pass.
+    saved_ok(&a, "هجوم", layout_value(4)).await;
+    saved_ok(&a, "התקפה 2", layout_value(5)).await;
 }
 
 /// A valid layout seen from its owner's side, different for each seed.

@@ -1184,3 +1184,73 @@ fn a_deal_naming_a_square_twice_is_refused() {
     let doubled = format!("{}{entry},{}", &text[..first_entry], &text[first_entry..]);
     verify_text(&doubled).invalid(None, &["a1", "twice"]);
 }
+
+#[test]
+fn a_record_starting_with_a_byte_order_mark_verifies() {
+    // Windows editors save UTF-8 with a BOM; the record is the same.
+    let (game, record) = random_flip(43);
+    let text = format!("\u{feff}{}", to_value(&record));
+    assert_verdict_matches(verify_text(&text).valid(), &game, &record);
+    assert_verdict_matches(verify_stdin(&text).valid(), &game, &record);
+}
+
+/// Runs `junqi verify -` on `len` bytes that start like a record and go on with
+/// spaces, writing as long as it reads; what it printed, and how much it took in.
+fn verify_stdin_flood(len: usize) -> (Run, usize) {
+    let mut child = bin()
+        .args(["verify", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn junqi verify -");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b' '; 64 << 10];
+        let mut sent = stdin.write(b"{\"actions\": [").unwrap_or(0);
+        while sent < len {
+            // The verifier stops reading past its limit: the pipe breaks.
+            match stdin.write(&chunk) {
+                Ok(n) => sent += n,
+                Err(_) => break,
+            }
+        }
+        sent
+    });
+    let run = Run::from_output(child.wait_with_output().expect("wait for junqi verify -"));
+    (run, writer.join().unwrap())
+}
+
+#[test]
+fn a_record_over_four_mib_is_refused_without_reading_it_all() {
+    // A valid record padded past 4 MiB: refused for its size alone, as invalid (exit 1).
+    let (_, record) = random_flip(44);
+    let mut text = to_value(&record).to_string();
+    text.push_str(&" ".repeat((4 << 20) + 1 - text.len()));
+    verify_text(&text).invalid(None, &["larger than 4 MiB"]);
+    // Exactly 4 MiB is read (and here valid: trailing spaces are JSON whitespace).
+    text.pop();
+    verify_text(&text).valid();
+    // 51 MB on standard input: refused after reading about 4 MiB of it.
+    let (run, sent) = verify_stdin_flood(51 << 20);
+    run.invalid(None, &["larger than 4 MiB"]);
+    assert!(sent < 16 << 20, "the verifier read {sent} bytes");
+}
+
+#[test]
+fn a_record_with_more_than_ten_thousand_actions_is_refused_before_replay() {
+    // Far more actions than any game has (flip chess ends by 300 steps): refused as a
+    // whole, before any action is read, whatever the actions are.
+    let pass = json!({"seat": "south", "pass": true});
+    let record = hand_record(Value::Array(vec![pass; 10_001]));
+    verify(&record).invalid(None, &["actions", "10001", "at most 10000"]);
+    let mut record = hand_record(json!([]));
+    record["at_ms"] = json!(vec![0; 10_001]);
+    verify(&record).invalid(None, &["at_ms", "at most 10000"]);
+    // 10,000 is still read: the first bad action is named.
+    let record = hand_record(Value::Array(vec![
+        json!({"seat": "south", "pass": true});
+        10_000
+    ]));
+    verify(&record).invalid(Some(0), &[]);
+}

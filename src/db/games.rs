@@ -69,14 +69,103 @@ pub fn get(conn: &mut DbConn, id: &str) -> Result<Option<GameRow>, DbError> {
         .optional()?)
 }
 
-/// Open games, oldest first.
-pub fn open(conn: &mut DbConn) -> Result<Vec<GameRow>, DbError> {
+/// The newest `limit` open games, newest first (index `games_by_status`).
+pub fn open_newest(conn: &mut DbConn, limit: i64) -> Result<Vec<GameRow>, DbError> {
     Ok(games::table
         .filter(games::status.eq(OPEN))
-        .order((games::created_at.asc(), games::id.asc()))
-        .limit(200)
+        .order((games::created_at.desc(), games::id.desc()))
+        .limit(limit)
         .select(GameRow::as_select())
         .load(conn)?)
+}
+
+/// What quick pairing looks for: a game's settings, and who is asking.
+pub struct Wanted<'a> {
+    pub variant: &'a str,
+    pub seconds_per_action: i32,
+    pub rated: bool,
+    pub not_by: i64,
+}
+
+/// The newest `limit` open games with these settings by someone else, newest first
+/// (index `games_open_by_settings`: however many other games are open, only these are
+/// read).
+pub fn open_compatible(
+    conn: &mut DbConn,
+    w: &Wanted<'_>,
+    limit: i64,
+) -> Result<Vec<GameRow>, DbError> {
+    Ok(games::table
+        .filter(games::status.eq(OPEN))
+        .filter(games::variant.eq(w.variant))
+        .filter(games::seconds_per_action.eq(w.seconds_per_action))
+        .filter(games::rated.eq(w.rated))
+        .filter(games::creator_id.ne(w.not_by))
+        .order((games::created_at.desc(), games::id.desc()))
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// Open games created at or before `cutoff`, oldest first from just after `after`
+/// (created_at, id): `(id, creator, created_at)`, `limit` at a time.
+pub fn open_created_before(
+    conn: &mut DbConn,
+    cutoff: i64,
+    after: Option<(i64, String)>,
+    limit: i64,
+) -> Result<Vec<(String, i64, i64)>, DbError> {
+    let mut q = games::table
+        .filter(games::status.eq(OPEN))
+        .filter(games::created_at.le(cutoff))
+        .into_boxed();
+    if let Some((at, id)) = after {
+        q = q.filter(
+            games::created_at
+                .gt(at)
+                .or(games::created_at.eq(at).and(games::id.gt(id))),
+        );
+    }
+    Ok(q.order((games::created_at.asc(), games::id.asc()))
+        .limit(limit)
+        .select((games::id, games::creator_id, games::created_at))
+        .load(conn)?)
+}
+
+/// Cancels those of `ids` that are still open; how many were.
+pub fn expire(conn: &mut DbConn, ids: &[String]) -> Result<usize, DbError> {
+    Ok(diesel::update(
+        games::table
+            .filter(games::id.eq_any(ids))
+            .filter(games::status.eq(OPEN)),
+    )
+    .set(games::status.eq(CANCELLED))
+    .execute(conn)?)
+}
+
+/// How many open games `user` created (index `games_by_creator`).
+pub fn open_count(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
+    Ok(games::table
+        .filter(games::creator_id.eq(user))
+        .filter(games::status.eq(OPEN))
+        .count()
+        .get_result(conn)?)
+}
+
+/// How many rated games `user` has in hand: seated in a running one (deployment
+/// included), or waiting in an open one they created (which becomes running when
+/// someone joins, so it counts from the start).
+pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
+    Ok(games::table
+        .filter(games::rated.eq(true))
+        .filter(
+            games::status
+                .eq(RUNNING)
+                .and(games::south_id.eq(user).or(games::north_id.eq(user)))
+                .or(games::status.eq(OPEN).and(games::creator_id.eq(user))),
+        )
+        .count()
+        .get_result(conn)?)
 }
 
 pub fn running_ids(conn: &mut DbConn) -> Result<Vec<String>, DbError> {

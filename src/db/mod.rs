@@ -282,6 +282,30 @@ pub fn revert_last_migration(conn: &mut DbConn) -> Result<(), DbError> {
     migrate!(conn, revert_last_migration)
 }
 
+/// Reverts the newest applied migrations until `keep` (a migration folder's name, such
+/// as `2026-11-29-000004_player_pages`) is the newest applied: the tests build data in
+/// the shape an older release stored, whatever migrations were added since.
+pub fn revert_migrations_after(conn: &mut DbConn, keep: &str) -> Result<(), DbError> {
+    // Diesel's version of a folder is its leading part with the dashes dropped.
+    let version = |name: &str| -> String {
+        let head = name.split('_').next().unwrap_or_default();
+        head.chars().filter(char::is_ascii_digit).collect()
+    };
+    let keep = version(keep);
+    loop {
+        let applied = match conn {
+            DbConn::Sqlite(c) => c.applied_migrations(),
+            DbConn::Postgres(c) => c.applied_migrations(),
+        }
+        .map_err(|e| DbError::Migration(e.to_string()))?;
+        let newest = applied.iter().map(|v| version(&v.to_string())).max();
+        match newest {
+            Some(v) if v > keep => revert_last_migration(conn)?,
+            _ => return Ok(()),
+        }
+    }
+}
+
 /// Reverts every migration; used by the tests that check migrations go down cleanly.
 pub fn revert_all_migrations(conn: &mut DbConn) -> Result<(), DbError> {
     migrate!(conn, revert_all_migrations)

@@ -55,6 +55,13 @@ impl Task {
         if user == self.row.creator_id {
             return Err(AppError::Conflict("you cannot join your own game".into()));
         }
+        if self.row.rated {
+            // The joiner's rated games; the creator's open one already counts as theirs.
+            blocking(self.hub.pool(), move |c| {
+                super::lobby::check_rated_room(c, user)
+            })
+            .await?;
+        }
         let (south, north) = Self::draw_seats(self.row.creator_id, user);
         let opening = self.opening(south, north).await?;
         let now = now_ms();
@@ -128,6 +135,15 @@ impl Task {
         self.broadcast_state();
         self.hub.lobby_changed().await;
         Ok(())
+    }
+
+    /// The expiry sweep has cancelled this game in the database (it changes only open
+    /// games, which only this task would have started or cancelled).
+    pub(super) fn expired(&mut self) {
+        if self.row.status == OPEN {
+            self.row.status = CANCELLED.to_string();
+            self.broadcast_state();
+        }
     }
 
     /// A player asks for a rematch; when both have, the new game is created and both

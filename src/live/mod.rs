@@ -6,18 +6,18 @@ mod deploy;
 mod end;
 mod join;
 mod load;
+pub mod lobby;
 mod marks;
 pub mod messages;
 mod phrases;
+pub mod presence;
 pub mod protocol;
 mod publish;
 pub mod replay;
 mod summary;
 mod task;
 
-pub use summary::{
-    GameSummary, OpenGame, PlayerInfo, PlayerRef, PlayerStanding, RankView, open_games,
-};
+pub use summary::{GameSummary, OpenGame, PlayerInfo, PlayerRef, PlayerStanding, RankView};
 pub use task::new_game_id;
 
 use crate::db::{self, Pool};
@@ -36,6 +36,9 @@ pub struct LiveConfig {
     pub grace: Duration,
     /// Standard 军棋's deployment time for new games.
     pub deploy_seconds: u32,
+    /// How long an open game's creator may be away (no lobby socket, no socket on the
+    /// game) before the game is cancelled.
+    pub open_game_idle: Duration,
 }
 
 /// Where a game task sends text frames for one socket.
@@ -63,6 +66,8 @@ pub enum Cmd {
         user: i64,
         reply: oneshot::Sender<Result<(), AppError>>,
     },
+    /// The expiry sweep cancelled the game (if it was still open) in the database.
+    Expired,
 }
 
 pub struct Hub {
@@ -73,6 +78,9 @@ pub struct Hub {
     next_conn: AtomicU64,
     /// Games ended since the start: cached pages rendered before the last end lapse.
     ended: AtomicU64,
+    presence: Arc<presence::Presence>,
+    /// See [`Hub::seat_lock`].
+    seat_locks: Box<[tokio::sync::Mutex<()>]>,
 }
 
 /// Runs blocking database work off the async threads.
@@ -107,6 +115,8 @@ impl Hub {
             lobby,
             next_conn: AtomicU64::new(1),
             ended: AtomicU64::new(0),
+            presence: presence::Presence::new(db::now_ms()),
+            seat_locks: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
         })
     }
 
@@ -125,6 +135,11 @@ impl Hub {
 
     pub fn pool(&self) -> &Pool {
         &self.pool
+    }
+
+    /// Who has a socket open where (the lobby's and open games' creators).
+    pub fn presence(&self) -> &Arc<presence::Presence> {
+        &self.presence
     }
 
     pub(crate) fn next_conn_id(&self) -> u64 {
@@ -209,7 +224,7 @@ impl Hub {
 
     /// Recomputes the open-games list and pushes it to every lobby socket.
     pub async fn lobby_changed(&self) {
-        let list = blocking(&self.pool, |c| Ok(summary::open_games(c)?)).await;
+        let list = self.open_list().await;
         match list {
             Ok(open) => {
                 let msg = ServerMsg::Lobby {

@@ -4,10 +4,11 @@
 
 use super::marks::Marks;
 use super::messages::{ErrorBody, ServerMsg};
+use super::presence::Place;
 use super::protocol::ClientKind;
 use super::summary::PlayerInfo;
 use super::{Cmd, Hub, Outbox};
-use crate::db::games::{GameRow, RUNNING};
+use crate::db::games::{GameRow, OPEN, RUNNING};
 use crate::db::now_ms;
 use crate::error::AppError;
 use crate::rules::game::Applied;
@@ -78,6 +79,9 @@ impl Step {
 pub(super) struct Conn {
     pub user: Option<i64>,
     pub out: Outbox,
+    /// The creator's socket on their open game keeps the game from expiring, for as
+    /// long as this connection is kept.
+    pub _here: Option<super::presence::Here>,
 }
 
 pub(super) struct Task {
@@ -168,7 +172,19 @@ impl Task {
                 reply,
             } => {
                 let conn = self.hub.next_conn_id();
-                self.conns.insert(conn, Conn { user, out });
+                let here =
+                    (self.row.status == OPEN && user == Some(self.row.creator_id)).then(|| {
+                        let place = Place::Game(self.row.id.clone());
+                        self.hub.presence().enter(self.row.creator_id, place)
+                    });
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        user,
+                        out,
+                        _here: here,
+                    },
+                );
                 let _ = reply.send(conn);
                 self.greet(conn, since);
                 self.presence_changed(Some(conn));
@@ -204,6 +220,7 @@ impl Task {
                 let r = self.cancel(user).await;
                 let _ = reply.send(r);
             }
+            Cmd::Expired => self.expired(),
         }
     }
 

@@ -5,7 +5,8 @@ use crate::db::games::{self, FINISHED, GameRow, OPEN};
 use crate::db::{self, users};
 use crate::error::AppError;
 use crate::live::{
-    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerRef, PlayerStanding, blocking, new_game_id,
+    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerRef, PlayerStanding, blocking, lobby,
+    new_game_id,
 };
 use crate::record::{Claimed, Record, Setup, parse_action};
 use crate::rules::board::{self, Square};
@@ -80,10 +81,18 @@ impl NewGame {
     }
 }
 
+/// Opens a game within the caller's caps. The caller holds `hub.seat_lock(user)`.
 async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, AppError> {
     let row = spec.row(user, hub.config());
     let id = row.id.clone();
-    blocking(hub.pool(), move |c| Ok(games::insert(c, &row)?)).await?;
+    blocking(hub.pool(), move |c| {
+        lobby::check_open_room(c, user)?;
+        if row.rated {
+            lobby::check_rated_room(c, user)?;
+        }
+        Ok(games::insert(c, &row)?)
+    })
+    .await?;
     hub.lobby_changed().await;
     Ok(id)
 }
@@ -95,11 +104,13 @@ pub async fn create_game(
 ) -> Result<HttpResponse, AppError> {
     let user = require_user(&session)?;
     body.check()?;
+    let _mine = hub.seat_lock(user).await;
     let id = open_game(&hub, user, *body).await?;
     Ok(HttpResponse::Created().json(json!({"id": id})))
 }
 
-/// Joins the oldest compatible open game of someone else, or opens one.
+/// Joins a compatible open game of someone else (found by its settings: creators who
+/// are here first, newest first; never an abandoned one), or opens one.
 pub async fn quick_pair(
     hub: web::Data<Arc<Hub>>,
     session: Session,
@@ -108,15 +119,22 @@ pub async fn quick_pair(
     let user = require_user(&session)?;
     body.check()?;
     let spec = *body;
-    let candidates = blocking(hub.pool(), move |c| Ok(games::open(c)?)).await?;
-    for row in candidates.iter().filter(|r| {
-        r.creator_id != user
-            && r.variant == spec.variant.name()
-            && r.seconds_per_action == spec.seconds_per_action as i32
-            && r.rated == spec.rated
-    }) {
-        match hub.ask(&row.id, |reply| Cmd::Join { user, reply }).await {
-            Ok(()) => return Ok(HttpResponse::Ok().json(json!({"id": row.id, "joined": true}))),
+    let _mine = hub.seat_lock(user).await;
+    if spec.rated {
+        // Joining and opening both need room; say so before trying either.
+        blocking(hub.pool(), move |c| lobby::check_rated_room(c, user)).await?;
+    }
+    let candidates = hub
+        .pair_candidates(
+            user,
+            spec.variant.name(),
+            spec.seconds_per_action as i32,
+            spec.rated,
+        )
+        .await?;
+    for id in candidates {
+        match hub.ask(&id, |reply| Cmd::Join { user, reply }).await {
+            Ok(()) => return Ok(HttpResponse::Ok().json(json!({"id": id, "joined": true}))),
             // Someone else was quicker; try the next one.
             Err(AppError::Conflict(_)) => continue,
             Err(e) => return Err(e),
@@ -142,6 +160,7 @@ pub async fn join_game(
     let user = require_user(&session)?;
     let id = path.into_inner();
     check_id(&id)?;
+    let _mine = hub.seat_lock(user).await;
     hub.ask(&id, |reply| Cmd::Join { user, reply }).await?;
     Ok(HttpResponse::Ok().json(json!({"id": id})))
 }
@@ -159,7 +178,7 @@ pub async fn cancel_game(
 }
 
 pub async fn open_games(hub: web::Data<Arc<Hub>>) -> Result<HttpResponse, AppError> {
-    let list = blocking(hub.pool(), |c| Ok(crate::live::open_games(c)?)).await?;
+    let list = hub.open_list().await?;
     Ok(HttpResponse::Ok().json(list))
 }
 

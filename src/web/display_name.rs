@@ -45,18 +45,23 @@ impl NameError {
 
 /// A refused character as a message shows it: itself when visible, else its code point.
 fn shown(c: char) -> String {
-    if c.is_control() || c.is_whitespace() || (!c.is_alphanumeric() && c as u32 > 0x7e) {
-        format!("U+{:04X}", c as u32)
+    if crate::text::hidden_or_reordering(c)
+        || c.is_whitespace()
+        || (!c.is_alphanumeric() && c as u32 > 0x7e)
+    {
+        crate::text::code_point(c)
     } else {
         format!("\"{c}\"")
     }
 }
 
 /// Letters of any script (CJK included), digits, the space and `_-·`. Control,
-/// format (zero-width) and combining characters, symbols and emoji are refused, so a
-/// name cannot hide, reorder or fake text around it.
+/// format (zero-width, bidi) and combining characters, symbols and emoji are refused,
+/// so a name cannot hide, reorder or fake text around it. The shared check of every
+/// name comes first: some blank characters (Hangul fillers) count as letters.
 fn allowed(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '·')
+    !crate::text::hidden_or_reordering(c)
+        && (c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '·'))
 }
 
 /// The name as stored (trimmed), or why it is refused.
@@ -180,6 +185,9 @@ mod tests {
         assert_eq!(check("e\u{301}"), Err(NameError::Char('\u{301}')));
         assert_eq!(check("😀"), Err(NameError::Char('😀')));
         assert_eq!(check("a&b"), Err(NameError::Char('&')));
+        // A Hangul filler is a letter that draws as nothing.
+        assert_eq!(check("\u{3164}"), Err(NameError::Char('\u{3164}')));
+        assert!(NameError::Char('\u{3164}').message(true).contains("U+3164"));
         assert!(NameError::Char('\u{200b}').message(true).contains("U+200B"));
         assert!(NameError::Char('<').message(false).contains("\"<\""));
     }

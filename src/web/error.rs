@@ -16,7 +16,9 @@ impl ResponseError for AppError {
             AppError::NotLoggedIn | AppError::BadCredentials => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) | AppError::BadOrigin => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
-            AppError::UsernameTaken | AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::UsernameTaken | AppError::Conflict(_) | AppError::Limit(..) => {
+                StatusCode::CONFLICT
+            }
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

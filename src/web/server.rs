@@ -23,6 +23,7 @@ pub struct ServeConfig {
     pub secure_cookies: bool,
     pub workers: usize,
     pub db_connections: u32,
+    pub open_game_idle: Duration,
 }
 
 /// Request bodies and socket frames are capped at this size.
@@ -102,10 +103,12 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
         LiveConfig {
             grace: config.grace,
             deploy_seconds: config.deploy_seconds,
+            open_game_idle: config.open_game_idle,
         },
     );
     let resumed = hub.resume_running().await.map_err(io::Error::other)?;
     tracing::info!(resumed, "running games resumed");
+    hub.start_expiry();
     let data = web::Data::new(hub);
     let rank_counts = web::Data::new(history::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());

@@ -3,6 +3,7 @@
 use super::auth::user_id;
 use crate::error::AppError;
 use crate::live::messages::{ErrorBody, ServerMsg};
+use crate::live::presence::Place;
 use crate::live::protocol::{self, BUDGET_WINDOW_SECS, MAX_FRAME, MESSAGE_BUDGET};
 use crate::live::{Cmd, Hub};
 use actix_session::Session;
@@ -150,9 +151,12 @@ pub async fn game_socket(
 pub async fn lobby_socket(
     req: HttpRequest,
     body: web::Payload,
+    session: Session,
     hub: web::Data<Arc<Hub>>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
+    // A logged-in player's lobby socket keeps their open games from expiring.
+    let here = user_id(&session).map(|u| hub.presence().enter(u, Place::Lobby));
     let (response, mut ws, stream) = actix_ws::handle(&req, body)?;
     let mut stream = stream
         .max_frame_size(MAX_FRAME)
@@ -160,6 +164,7 @@ pub async fn lobby_socket(
         .max_continuation_size(MAX_FRAME);
     let mut lobby = hub.lobby();
     actix_web::rt::spawn(async move {
+        let _here = here;
         let first = lobby.borrow_and_update().to_string();
         if ws.text(first).await.is_err() {
             return;

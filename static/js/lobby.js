@@ -142,16 +142,20 @@ function row(game) {
 /** @param {OpenGame[]} open */
 function render(open) {
   const next = Array.isArray(open) ? open : [];
-  // One of mine left the list and I did not cancel it: somebody joined.
+  // One of mine left the list and I did not cancel it: somebody joined, unless it only
+  // fell off the end of a long list or expired; the game itself says which.
   if (me && haveSocketList) {
     const ids = new Set(next.map(function (g) { return g.id; }));
-    const joined = lastOpen.find(function (g) {
+    const left = lastOpen.find(function (g) {
       return g.creator && sameUser(g.creator.username, me) && !ids.has(g.id) && !cancelled.has(g.id);
     });
-    if (joined) {
-      document.title = t('★ 对手已加入 · ', '★ Opponent joined · ') + baseTitle;
-      toast(t('有人加入了你的对局！', 'Someone joined your game!'));
-      setTimeout(function () { gotoGame(joined.id); }, 600);
+    if (left) {
+      api('GET', '/api/games/' + encodeURIComponent(left.id)).then(function (game) {
+        if (!game || game.status !== 'running') return;
+        document.title = t('★ 对手已加入 · ', '★ Opponent joined · ') + baseTitle;
+        toast(t('有人加入了你的对局！', 'Someone joined your game!'));
+        setTimeout(function () { gotoGame(left.id); }, 600);
+      }).catch(function () { /* not known to have started: stay */ });
     }
   }
   lastOpen = next;

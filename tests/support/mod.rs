@@ -184,6 +184,8 @@ pub struct Server {
     database_url: String,
     grace_seconds: u64,
     deploy_seconds: u64,
+    /// More flags for every run (restarts too).
+    extra_args: Vec<String>,
 }
 
 fn drain(
@@ -218,6 +220,7 @@ impl Server {
             database_url,
             grace_seconds,
             deploy_seconds,
+            Vec::new(),
             Arc::new(Mutex::new(String::new())),
         )
     }
@@ -226,6 +229,7 @@ impl Server {
         database_url: &str,
         grace_seconds: u64,
         deploy_seconds: u64,
+        extra_args: Vec<String>,
         log: Arc<Mutex<String>>,
     ) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_junqi"))
@@ -239,6 +243,7 @@ impl Server {
                 "--deploy-seconds",
                 &deploy_seconds.to_string(),
             ])
+            .args(&extra_args)
             .env("RUST_LOG", "info")
             .env_remove("JUNQI_SECURE_COOKIES")
             .stdin(Stdio::null())
@@ -275,6 +280,7 @@ impl Server {
             database_url: database_url.to_string(),
             grace_seconds,
             deploy_seconds,
+            extra_args,
         }
     }
 
@@ -295,6 +301,7 @@ impl Server {
             &self.database_url,
             self.grace_seconds,
             self.deploy_seconds,
+            self.extra_args.clone(),
             self.log.clone(),
         );
     }
@@ -331,6 +338,20 @@ impl Harness {
         let server = Server::start(&db.url, grace_seconds, deploy_seconds);
         let pool = junqi::db::connect(&db.url, 1).expect("the test opens the database");
         Harness { server, pool, db }
+    }
+
+    /// A server started with more flags (`["--open-game-idle-seconds", "2"]`).
+    pub fn start_args(db: TestDb, args: &[&str]) -> Harness {
+        let args = args.iter().map(|a| a.to_string()).collect();
+        let server =
+            Server::start_with_log(&db.url, 60, 120, args, Arc::new(Mutex::new(String::new())));
+        let pool = junqi::db::connect(&db.url, 1).expect("the test opens the database");
+        Harness { server, pool, db }
+    }
+
+    /// A connection to the test's database, for reading or seeding rows directly.
+    pub fn conn(&self) -> junqi::db::PooledConn {
+        self.pool.get().expect("a database connection")
     }
 
     pub fn base(&self) -> String {

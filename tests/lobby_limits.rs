@@ -1,0 +1,323 @@
+//! What keeps one account from taking the lobby over, on SQLite and PostgreSQL: the
+//! caps on open and rated games per player, quick pairing that finds its match among
+//! thousands of open games, and the expiry of games whose creator has gone.
+
+#[macro_use]
+mod support;
+
+use diesel::Connection;
+use junqi::db::games::{self, GameRow, OPEN};
+use junqi::db::users;
+use junqi::rules::Options;
+use serde_json::{Value, json};
+use support::{Client, Harness, Socket, TestDb};
+
+db_tests! {
+    open_games_are_capped_per_player => open_games_are_capped_per_player_sqlite, open_games_are_capped_per_player_postgres;
+    rated_games_in_hand_are_capped => rated_games_in_hand_are_capped_sqlite, rated_games_in_hand_are_capped_postgres;
+    quick_pairing_finds_its_match_among_thousands => quick_pairing_finds_its_match_among_thousands_sqlite, quick_pairing_finds_its_match_among_thousands_postgres;
+    abandoned_games_are_not_paired_and_expire => abandoned_games_are_not_paired_and_expire_sqlite, abandoned_games_are_not_paired_and_expire_postgres;
+}
+
+fn spec(spa: u32, rated: bool) -> Value {
+    json!({"variant": "flip", "seconds_per_action": spa, "rated": rated})
+}
+
+/// The same player on another connection (the cookie is the session).
+fn again(h: &Harness, c: &Client) -> Client {
+    let mut other = h.client();
+    other.cookie = c.cookie.clone();
+    other
+}
+
+fn user_id(h: &Harness, name: &str) -> i64 {
+    users::by_name(&mut h.conn(), name)
+        .expect("read the user")
+        .expect("the user exists")
+        .id
+}
+
+/// An open game as stored, created at `at`.
+fn open_row(creator: i64, variant: &str, spa: u32, rated: bool, at: i64) -> GameRow {
+    let options = Options {
+        seconds_per_action: spa,
+        ..Options::default()
+    };
+    GameRow {
+        id: junqi::live::new_game_id(),
+        variant: variant.into(),
+        status: OPEN.into(),
+        rated,
+        seconds_per_action: spa as i32,
+        options: serde_json::to_string(&options).unwrap(),
+        base: 1,
+        creator_id: creator,
+        south_id: None,
+        north_id: None,
+        first_seat: None,
+        deal: None,
+        salt: None,
+        commitment: None,
+        previous_game: None,
+        next_game: None,
+        result: None,
+        reason: None,
+        score_south: None,
+        score_north: None,
+        colour_south: None,
+        steps: 0,
+        created_at: at,
+        started_at: None,
+        ended_at: None,
+        deadline_at: None,
+        end_ms: None,
+    }
+}
+
+/// Stores an open game straight into the database.
+fn seed_open(h: &Harness, creator: i64, variant: &str, spa: u32, rated: bool, at: i64) -> String {
+    let row = open_row(creator, variant, spa, rated, at);
+    games::insert(&mut h.conn(), &row).expect("insert an open game");
+    row.id
+}
+
+fn ids(list: &Value) -> Vec<String> {
+    list.as_array()
+        .expect("a list of open games")
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn open_ids(h: &Harness) -> Vec<String> {
+    let r = h.client().get("/api/games/open").await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    ids(&r.json)
+}
+
+/// (2) At most five open games a player; the sixth is refused (409), also when asked
+/// for all at once, and cancelling one makes room.
+async fn open_games_are_capped_per_player(db: TestDb) {
+    let h = Harness::start(db);
+    let mut p = h.player("opener").await;
+    let mut mine = Vec::new();
+    for spa in [5, 10, 20, 30, 40] {
+        mine.push(p.create_game(spa, false).await);
+    }
+    let r = p.post("/api/games", spec(50, false)).await;
+    r.assert_error(409, "too_many_open_games");
+    assert!(
+        r.text.contains('5'),
+        "the message gives the cap: {}",
+        r.text
+    );
+    // Quick pairing that finds nothing would open a sixth: refused alike.
+    p.post("/api/games/quick", spec(50, false))
+        .await
+        .assert_error(409, "too_many_open_games");
+    assert_eq!(open_ids(&h).await.len(), 5);
+    let r = p
+        .post_empty(&format!("/api/games/{}/cancel", mine[0]))
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    p.create_game(50, false).await;
+
+    // Ten requests at once from one player: exactly five games open.
+    let q = h.player("hasty").await;
+    let mut clients: Vec<Client> = (0..10).map(|_| again(&h, &q)).collect();
+    let answers = futures_util::future::join_all(
+        clients
+            .iter_mut()
+            .map(|c| c.post("/api/games", spec(30, false))),
+    )
+    .await;
+    let made = answers.iter().filter(|r| r.status == 201).count();
+    assert_eq!(made, 5, "{answers:?}");
+    for r in answers.iter().filter(|r| r.status != 201) {
+        r.assert_error(409, "too_many_open_games");
+    }
+}
+
+/// (9) At most three rated games in hand (running, or open and waiting): a fourth is
+/// refused whether opened, joined or quick-paired; casual games are not limited.
+async fn rated_games_in_hand_are_capped(db: TestDb) {
+    let h = Harness::start(db);
+    let mut r1 = h.player("farmer").await;
+    let mut alt = h.player("alt").await;
+    let mut mine = Vec::new();
+    for spa in [15, 30, 60] {
+        mine.push(r1.create_game(spa, true).await);
+    }
+    r1.post("/api/games", spec(30, true))
+        .await
+        .assert_error(409, "too_many_rated_games");
+    r1.create_game(30, false).await;
+    let theirs = alt.create_game(30, true).await;
+    let r = r1.post_empty(&format!("/api/games/{theirs}/join")).await;
+    r.assert_error(409, "too_many_rated_games");
+    assert!(
+        r.text.contains('3'),
+        "the message gives the cap: {}",
+        r.text
+    );
+    r1.post("/api/games/quick", spec(30, true))
+        .await
+        .assert_error(409, "too_many_rated_games");
+    assert_eq!(
+        alt.summary(&theirs).await["status"],
+        "open",
+        "nothing joined"
+    );
+
+    // Cancelling one makes room for one: joining turns the alt's open game into a
+    // running one of both.
+    let r = r1
+        .post_empty(&format!("/api/games/{}/cancel", mine[0]))
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    r1.join(&theirs).await;
+    let next = alt.create_game(30, true).await;
+    r1.post_empty(&format!("/api/games/{next}/join"))
+        .await
+        .assert_error(409, "too_many_rated_games");
+    // Casual games are never counted.
+    let casual = alt.create_game(30, false).await;
+    r1.join(&casual).await;
+}
+
+/// (2) Two identical quick-pair requests meet, however many other games are open: the
+/// lookup is by settings, not a scan of the oldest games. The lobby lists the newest,
+/// at most 100.
+async fn quick_pairing_finds_its_match_among_thousands(db: TestDb) {
+    let h = Harness::start(db);
+    h.player("flooder").await;
+    let flooder = user_id(&h, "flooder");
+    let now = junqi::db::now_ms();
+    // 2,000 open games of other settings, recent (not abandoned), in one transaction.
+    let kinds = [
+        ("flip", 15, true),
+        ("flip", 60, true),
+        ("flip", 30, false),
+        ("standard", 30, true),
+    ];
+    h.conn()
+        .transaction(|c| {
+            for i in 0..2000 {
+                let (variant, spa, rated) = kinds[i % kinds.len()];
+                let row = open_row(flooder, variant, spa, rated, now - 60_000 + i as i64);
+                games::insert(c, &row).map_err(|_| diesel::result::Error::RollbackTransaction)?;
+            }
+            Ok::<_, diesel::result::Error>(())
+        })
+        .expect("seed 2,000 open games");
+    // Players made after the seeding: their connections have not idled through it.
+    let mut x = h.player("first_asker").await;
+    let mut y = h.player("second_asker").await;
+    let mut z = h.player("newcomer").await;
+    let r = x.post("/api/games/quick", spec(30, true)).await;
+    assert_eq!(r.json["joined"], false, "{}", r.text);
+    let opened = r.json["id"].as_str().unwrap().to_string();
+    let r = y.post("/api/games/quick", spec(30, true)).await;
+    assert_eq!(r.json, json!({"id": opened, "joined": true}), "{}", r.text);
+
+    let fresh = z.create_game(45, false).await;
+    let r = h.client().get("/api/games/open").await;
+    let list = r.json.as_array().unwrap();
+    assert_eq!(list.len(), 100, "the lobby is bounded");
+    assert_eq!(list[0]["id"], json!(fresh), "the newest game comes first");
+    let times: Vec<i64> = list
+        .iter()
+        .map(|g| g["created_at"].as_i64().unwrap())
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
+    let mut lobby = Socket::connect(&h.base(), "/ws/lobby", None, None)
+        .await
+        .unwrap();
+    let first = lobby.recv().await;
+    assert_eq!(ids(&first["d"]["open"]), ids(&r.json));
+}
+
+/// (2) An open game whose creator has had no lobby socket and no socket on the game for
+/// the idle time is never paired into, leaves the lobby and is cancelled; a creator
+/// who is here keeps theirs, and quick pairing prefers creators who are here.
+async fn abandoned_games_are_not_paired_and_expire(db: TestDb) {
+    let h = Harness::start_args(db, &["--open-game-idle-seconds", "2"]);
+    let mut watcher = Socket::connect(&h.base(), "/ws/lobby", None, None)
+        .await
+        .unwrap();
+    watcher.recv().await;
+    let mut in_lobby = h.player("in_lobby").await;
+    let mut on_game = h.player("on_game").await;
+    let mut gone = h.player("gone").await;
+    let mut x = h.player("pairer").await;
+    let mut y = h.player("latecomer").await;
+    h.player("old").await;
+    // A game 25 minutes old whose creator left long ago.
+    let ancient = seed_open(
+        &h,
+        user_id(&h, "old"),
+        "flip",
+        30,
+        true,
+        junqi::db::now_ms() - 25 * 60_000,
+    );
+    let lobby_socket = in_lobby.socket("/ws/lobby").await;
+    let kept = in_lobby.create_game(30, true).await;
+    let watched = on_game.create_game(30, true).await;
+    let mut on_game_socket = on_game.game_socket(&watched).await;
+    on_game_socket.wait_state().await;
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(5)).await;
+    // The newest game, but its creator has no socket anywhere.
+    let left = gone.create_game(30, true).await;
+    let mut spectator = gone.game_socket(&left).await;
+    spectator.wait_state().await;
+    spectator.close().await;
+    let mut spectator = h.client().game_socket(&left).await;
+    spectator.wait_state().await;
+
+    // Quick pairing prefers creators who are here, newest first, and never takes the
+    // abandoned game.
+    let r = x.post("/api/games/quick", spec(30, true)).await;
+    assert_eq!(r.json, json!({"id": watched, "joined": true}), "{}", r.text);
+    let listed = open_ids(&h).await;
+    assert!(
+        !listed.contains(&ancient),
+        "abandoned: not listed {listed:?}"
+    );
+
+    // After the idle time: the absent creator's game is cancelled (its sockets are told)
+    // and leaves the lobby; the one whose creator keeps a lobby socket stays.
+    watcher
+        .wait_for("the lobby to list only the kept game", |v| {
+            v["t"] == "lobby" && ids(&v["d"]["open"]) == [kept.clone()]
+        })
+        .await;
+    spectator
+        .wait_for("the game's cancellation", |v| {
+            v["t"] == "state" && v["d"]["game"]["status"] == "cancelled"
+        })
+        .await;
+    for id in [&ancient, &left] {
+        assert_eq!(h.row(id).status, "cancelled", "{id}");
+    }
+    let r = gone.post_empty(&format!("/api/games/{left}/join")).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+
+    // Someone asking now gets the game of the creator who is here.
+    let r = y.post("/api/games/quick", spec(30, true)).await;
+    assert_eq!(r.json, json!({"id": kept, "joined": true}), "{}", r.text);
+    // Once a creator's lobby socket closes, their open game goes too.
+    let again = in_lobby.create_game(60, true).await;
+    watcher
+        .wait_for("the new game", |v| {
+            v["t"] == "lobby" && ids(&v["d"]["open"]) == [again.clone()]
+        })
+        .await;
+    lobby_socket.close().await;
+    watcher
+        .wait_for("an empty lobby", |v| {
+            v["t"] == "lobby" && ids(&v["d"]["open"]).is_empty()
+        })
+        .await;
+    assert_eq!(h.row(&again).status, "cancelled");
+}
