@@ -17,6 +17,10 @@ pub enum AppError {
     UsernameTaken,
     Conflict(String),
     TooLarge,
+    /// Past a cap on open sockets (per address or per player).
+    TooManySockets(String),
+    /// Full for now (a game's sockets); try again later.
+    Unavailable(String),
     /// The cause is logged, never shown.
     Internal(String),
 }
@@ -37,6 +41,8 @@ impl AppError {
             AppError::UsernameTaken => "username_taken",
             AppError::Conflict(_) => "conflict",
             AppError::TooLarge => "too_large",
+            AppError::TooManySockets(_) => "too_many_sockets",
+            AppError::Unavailable(_) => "unavailable",
             AppError::Internal(_) => "internal",
         }
     }
@@ -50,7 +56,9 @@ impl AppError {
             | AppError::BadOption(m)
             | AppError::Forbidden(m)
             | AppError::NotFound(m)
-            | AppError::Conflict(m) => m.clone(),
+            | AppError::Conflict(m)
+            | AppError::TooManySockets(m)
+            | AppError::Unavailable(m) => m.clone(),
             AppError::NotLoggedIn => "log in first".into(),
             AppError::BadCredentials => "wrong username or password".into(),
             AppError::BadOrigin => "WebSocket connections are accepted from this site only".into(),

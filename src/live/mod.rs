@@ -8,6 +8,7 @@ mod join;
 mod load;
 mod marks;
 pub mod messages;
+mod outbox;
 mod phrases;
 pub mod protocol;
 mod publish;
@@ -22,6 +23,7 @@ pub use task::new_game_id;
 
 use crate::db::{self, Pool};
 use crate::error::AppError;
+use bytestring::ByteString;
 use messages::{LobbyMsg, ServerMsg};
 use protocol::ClientMsg;
 use std::collections::HashMap;
@@ -38,8 +40,7 @@ pub struct LiveConfig {
     pub deploy_seconds: u32,
 }
 
-/// Where a game task sends text frames for one socket.
-pub type Outbox = mpsc::UnboundedSender<String>;
+pub use outbox::{Behind, Inbox, Outbox, outbox};
 
 pub enum Cmd {
     Connect {
@@ -69,7 +70,7 @@ pub struct Hub {
     pool: Pool,
     config: LiveConfig,
     games: Mutex<HashMap<String, mpsc::UnboundedSender<Cmd>>>,
-    lobby: watch::Sender<Arc<str>>,
+    lobby: watch::Sender<ByteString>,
     next_conn: AtomicU64,
     /// Games ended since the start: cached pages rendered before the last end lapse.
     ended: AtomicU64,
@@ -99,7 +100,7 @@ impl Hub {
         let empty = ServerMsg::Lobby {
             d: LobbyMsg { open: Vec::new() },
         };
-        let (lobby, _) = watch::channel(Arc::from(empty.text()));
+        let (lobby, _) = watch::channel(ByteString::from(empty.text()));
         Arc::new(Hub {
             pool,
             config,
@@ -203,7 +204,8 @@ impl Hub {
         Ok(ids.len())
     }
 
-    pub fn lobby(&self) -> watch::Receiver<Arc<str>> {
+    /// The lobby list as a frame: one copy, shared by every lobby socket's queue.
+    pub fn lobby(&self) -> watch::Receiver<ByteString> {
         self.lobby.subscribe()
     }
 
@@ -215,7 +217,7 @@ impl Hub {
                 let msg = ServerMsg::Lobby {
                     d: LobbyMsg { open },
                 };
-                self.lobby.send_replace(Arc::from(msg.text()));
+                self.lobby.send_replace(ByteString::from(msg.text()));
             }
             Err(e) => tracing::error!(error = %e, "cannot refresh the lobby"),
         }

@@ -13,4 +13,6 @@ mod page_cache;
 mod pages;
 mod profile;
 pub mod server;
+mod socket_caps;
 mod ws;
+mod ws_io;
