@@ -61,7 +61,10 @@ impl AppError {
             | AppError::Unavailable(m) => m.clone(),
             AppError::NotLoggedIn => "log in first".into(),
             AppError::BadCredentials => "wrong username or password".into(),
-            AppError::BadOrigin => "WebSocket connections are accepted from this site only".into(),
+            AppError::BadOrigin => {
+                "requests that change something, and sockets, are accepted from this site's pages only"
+                    .into()
+            }
             AppError::UsernameTaken => "that username is taken".into(),
             AppError::TooLarge => "the request is larger than 16 KiB".into(),
             AppError::Internal(_) => "something went wrong on the server".into(),

@@ -9,6 +9,7 @@ pub mod error;
 mod history;
 mod i18n;
 mod layouts;
+mod origin;
 mod page_cache;
 mod pages;
 mod profile;

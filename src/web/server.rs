@@ -1,7 +1,7 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, display_name, error, history, layouts, page_cache, pages, profile,
+    api, assets, auth, display_name, error, history, layouts, origin, page_cache, pages, profile,
     socket_caps, ws,
 };
 use crate::db;
@@ -132,6 +132,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(rank_counts.clone())
             .app_data(page_cache.clone())
             .app_data(socket_caps.clone())
+            .wrap(middleware::from_fn(origin::same_site_only))
             .wrap(
                 SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
                     .cookie_name("junqi_session".into())

@@ -1,6 +1,7 @@
 //! The WebSocket endpoints: one game's socket and the lobby's.
 
 use super::auth::user_id;
+use super::origin::from_this_site;
 use super::socket_caps::SocketCaps;
 use super::ws_io::{Read, Reader, Stop, Writer, close_reason, fell_behind};
 use crate::error::AppError;
@@ -8,7 +9,6 @@ use crate::live::messages::{ErrorBody, ServerMsg};
 use crate::live::protocol;
 use crate::live::{Cmd, Hub, outbox};
 use actix_session::Session;
-use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason};
 use bytestring::ByteString;
@@ -20,16 +20,7 @@ use tokio::sync::oneshot;
 /// Browsers always send `Origin` on a WebSocket upgrade; refusing a foreign one stops
 /// another site from opening a socket with our player's cookie.
 fn check_origin(req: &HttpRequest) -> Result<(), AppError> {
-    let Some(origin) = req.headers().get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let origin = origin.to_str().map_err(|_| AppError::BadOrigin)?;
-    let authority = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))
-        .ok_or(AppError::BadOrigin)?;
-    let host = req.connection_info().host().to_string();
-    if authority.eq_ignore_ascii_case(&host) {
+    if from_this_site(req) {
         Ok(())
     } else {
         Err(AppError::BadOrigin)
