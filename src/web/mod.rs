@@ -6,6 +6,7 @@ mod auth;
 mod chart;
 mod display_name;
 pub mod error;
+mod headers;
 mod history;
 mod i18n;
 mod layouts;

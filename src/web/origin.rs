@@ -5,11 +5,11 @@
 //! preflight). Clients that are not browsers send no `Origin` and are not affected.
 
 use crate::error::AppError;
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
-use actix_web::{Error, HttpRequest};
+use actix_web::{Error, HttpRequest, ResponseError};
 
 /// Whether `url` (an `Origin`, or a `Referer`) names this server's host.
 fn names_this_host(url: &str, host: &str) -> bool {
@@ -51,14 +51,16 @@ fn changes_something(method: &Method) -> bool {
 
 /// The middleware: 403 `bad_origin` for a request that changes something and comes
 /// from another site's page.
+/// (An answer, not an `Err`, so that the middleware around it add their headers.)
 pub async fn same_site_only(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, Error> {
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
     if changes_something(req.method()) && !from_this_site(req.request()) {
-        return Err(AppError::BadOrigin.into());
+        let refused = AppError::BadOrigin.error_response();
+        return Ok(req.into_response(refused).map_into_right_body());
     }
-    next.call(req).await
+    Ok(next.call(req).await?.map_into_left_body())
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, display_name, error, history, layouts, origin, page_cache, pages, profile,
-    socket_caps, ws,
+    api, assets, auth, display_name, error, headers, history, layouts, origin, page_cache, pages,
+    profile, socket_caps, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -144,6 +144,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
                     )
                     .build(),
             )
+            .wrap(headers::security_headers())
             // Text answers (pages, JSON) go out compressed to clients that accept it
             // (brotli, zstd or gzip) at the middleware's quick, low levels. It leaves
             // alone answers that carry a Content-Encoding, among them the static files,
