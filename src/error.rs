@@ -19,6 +19,10 @@ pub enum AppError {
     /// A per-player limit was reached (409): the code names which one.
     Limit(&'static str, String),
     TooLarge,
+    /// Past a cap on open sockets (per address or per player).
+    TooManySockets(String),
+    /// Full for now (a game's sockets); try again later.
+    Unavailable(String),
     /// The cause is logged, never shown.
     Internal(String),
 }
@@ -40,6 +44,8 @@ impl AppError {
             AppError::Conflict(_) => "conflict",
             AppError::Limit(code, _) => code,
             AppError::TooLarge => "too_large",
+            AppError::TooManySockets(_) => "too_many_sockets",
+            AppError::Unavailable(_) => "unavailable",
             AppError::Internal(_) => "internal",
         }
     }
@@ -54,10 +60,15 @@ impl AppError {
             | AppError::Forbidden(m)
             | AppError::NotFound(m)
             | AppError::Conflict(m)
-            | AppError::Limit(_, m) => m.clone(),
+            | AppError::Limit(_, m)
+            | AppError::TooManySockets(m)
+            | AppError::Unavailable(m) => m.clone(),
             AppError::NotLoggedIn => "log in first".into(),
             AppError::BadCredentials => "wrong username or password".into(),
-            AppError::BadOrigin => "WebSocket connections are accepted from this site only".into(),
+            AppError::BadOrigin => {
+                "requests that change something, and sockets, are accepted from this site's pages only"
+                    .into()
+            }
             AppError::UsernameTaken => "that username is taken".into(),
             AppError::TooLarge => "the request is larger than 16 KiB".into(),
             AppError::Internal(_) => "something went wrong on the server".into(),

@@ -54,6 +54,11 @@ impl ServerMsg {
         serde_json::to_string(self).expect("server messages serialise")
     }
 
+    /// The message as a frame for the sockets' queues, where clones share one copy.
+    pub fn frame(&self) -> bytestring::ByteString {
+        self.text().into()
+    }
+
     pub fn error(body: ErrorBody, a: Option<u64>) -> ServerMsg {
         ServerMsg::Error { d: body, a }
     }

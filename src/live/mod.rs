@@ -9,6 +9,7 @@ mod load;
 pub mod lobby;
 mod marks;
 pub mod messages;
+mod outbox;
 mod phrases;
 pub mod presence;
 pub mod protocol;
@@ -22,6 +23,7 @@ pub use task::new_game_id;
 
 use crate::db::{self, Pool};
 use crate::error::AppError;
+use bytestring::ByteString;
 use messages::{LobbyMsg, ServerMsg};
 use protocol::ClientMsg;
 use std::collections::HashMap;
@@ -41,8 +43,7 @@ pub struct LiveConfig {
     pub open_game_idle: Duration,
 }
 
-/// Where a game task sends text frames for one socket.
-pub type Outbox = mpsc::UnboundedSender<String>;
+pub use outbox::{Behind, Inbox, Outbox, outbox};
 
 pub enum Cmd {
     Connect {
@@ -74,7 +75,7 @@ pub struct Hub {
     pool: Pool,
     config: LiveConfig,
     games: Mutex<HashMap<String, mpsc::UnboundedSender<Cmd>>>,
-    lobby: watch::Sender<Arc<str>>,
+    lobby: watch::Sender<ByteString>,
     next_conn: AtomicU64,
     /// Games ended since the start: cached pages rendered before the last end lapse.
     ended: AtomicU64,
@@ -107,7 +108,7 @@ impl Hub {
         let empty = ServerMsg::Lobby {
             d: LobbyMsg { open: Vec::new() },
         };
-        let (lobby, _) = watch::channel(Arc::from(empty.text()));
+        let (lobby, _) = watch::channel(ByteString::from(empty.text()));
         Arc::new(Hub {
             pool,
             config,
@@ -218,7 +219,8 @@ impl Hub {
         Ok(ids.len())
     }
 
-    pub fn lobby(&self) -> watch::Receiver<Arc<str>> {
+    /// The lobby list as a frame: one copy, shared by every lobby socket's queue.
+    pub fn lobby(&self) -> watch::Receiver<ByteString> {
         self.lobby.subscribe()
     }
 
@@ -230,7 +232,7 @@ impl Hub {
                 let msg = ServerMsg::Lobby {
                     d: LobbyMsg { open },
                 };
-                self.lobby.send_replace(Arc::from(msg.text()));
+                self.lobby.send_replace(ByteString::from(msg.text()));
             }
             Err(e) => tracing::error!(error = %e, "cannot refresh the lobby"),
         }

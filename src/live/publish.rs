@@ -11,10 +11,11 @@ use crate::rules::view::{
     rewind_tallies, whole_board,
 };
 use crate::rules::{Seat, Variant, View, Viewer};
+use bytestring::ByteString;
 
 /// How many missed events a reconnecting socket is sent one by one; past this it gets
 /// a fresh state instead.
-const MAX_REPLAY: usize = 200;
+pub(super) const MAX_REPLAY: usize = 200;
 
 fn viewer_slot(viewer: Viewer) -> usize {
     match viewer {
@@ -49,7 +50,7 @@ impl Task {
     }
 
     fn fan_out(&self, index: usize) {
-        let mut cut: [Option<String>; 3] = [None, None, None];
+        let mut cut: [Option<ByteString>; 3] = [None, None, None];
         for (&conn, c) in &self.conns {
             let viewer = self.viewer(conn);
             let text = cut[viewer_slot(viewer)].get_or_insert_with(|| {
@@ -57,9 +58,9 @@ impl Task {
                     v: index + 1,
                     d: Box::new(self.cut(index, viewer, None, true)),
                 }
-                .text()
+                .frame()
             });
-            let _ = c.out.send(text.clone());
+            c.out.push(text.clone());
         }
         // A move may carry a marked piece along or take it off the board.
         if let Some(Entry::Step(step)) = self.log.get(index)
@@ -274,10 +275,10 @@ impl Task {
             return;
         }
         self.shown_here = here;
-        let msg = ServerMsg::Presence { d: self.presence() }.text();
+        let msg = ServerMsg::Presence { d: self.presence() }.frame();
         for (&conn, c) in &self.conns {
             if Some(conn) != new {
-                let _ = c.out.send(msg.clone());
+                c.out.push(msg.clone());
             }
         }
     }

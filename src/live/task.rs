@@ -254,7 +254,7 @@ impl Task {
 
     pub(super) fn send(&self, conn: u64, msg: &ServerMsg) {
         if let Some(c) = self.conns.get(&conn) {
-            let _ = c.out.send(msg.text());
+            c.out.push(msg.frame());
         }
     }
 
@@ -274,19 +274,19 @@ impl Task {
 
     /// Sends `msg` to every socket of `seat`.
     pub(super) fn send_to_seat(&self, seat: Seat, msg: &ServerMsg) {
-        let text = msg.text();
+        let text = msg.frame();
         for c in self.conns.values() {
             if self.seat_of_user(c.user) == Some(seat) {
-                let _ = c.out.send(text.clone());
+                c.out.push(text.clone());
             }
         }
     }
 
     /// Sends `msg` to every socket of the game.
     pub(super) fn send_to_all(&self, msg: &ServerMsg) {
-        let text = msg.text();
+        let text = msg.frame();
         for c in self.conns.values() {
-            let _ = c.out.send(text.clone());
+            c.out.push(text.clone());
         }
     }
 

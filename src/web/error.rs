@@ -20,6 +20,8 @@ impl ResponseError for AppError {
                 StatusCode::CONFLICT
             }
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::TooManySockets(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

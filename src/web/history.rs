@@ -4,7 +4,7 @@
 use super::assets::filters;
 use super::auth::{Account, account, user_id, validate_username};
 use super::i18n::Lang;
-use super::page_cache::PageCache;
+use super::page_cache::{PageCache, serve};
 use crate::db::history::{self, Cursor, Filter, Listed};
 use crate::db::schema::{user_stats, users};
 use crate::db::users::{self as dbusers, Stats, User};
@@ -13,7 +13,7 @@ use crate::error::AppError;
 use crate::live::{Hub, blocking};
 use crate::rules::{EndReason, Rank};
 use actix_session::Session;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use askama::Template;
 use diesel::prelude::*;
 use serde::Deserialize;
@@ -174,6 +174,27 @@ pub struct HistoryQuery {
     result: Option<String>,
     reason: Option<String>,
     before: Option<String>,
+}
+
+impl HistoryQuery {
+    /// The page cache's key for `/games`: what the page reads of its query, checked as
+    /// the page checks it, so that unknown parameters and spellings of "none" share
+    /// one entry (and what the page would refuse is refused before the cache).
+    pub(super) fn cache_key(&self) -> Result<String, AppError> {
+        let reasons: Vec<&str> = EndReason::ALL.iter().map(|r| r.name()).collect();
+        let before = self.before.as_deref().filter(|b| !b.is_empty());
+        if before.is_some_and(|c| Cursor::decode(c).is_none()) {
+            return Err(AppError::BadRequest("bad page cursor".into()));
+        }
+        let read = (
+            one_of(&self.variant, &["flip", "standard"], "variant")?,
+            one_of(&self.result, &["south", "north", "draw"], "result")?,
+            one_of(&self.reason, &reasons, "reason")?,
+            before,
+            self.player.as_deref().filter(|p| !p.is_empty()),
+        );
+        Ok(format!("/games {read:?}"))
+    }
 }
 
 pub(super) fn one_of(
@@ -410,46 +431,15 @@ async fn history_page(
 pub async fn games(
     hub: web::Data<Arc<Hub>>,
     cache: web::Data<PageCache>,
-    req: HttpRequest,
     session: Session,
     lang: Lang,
     q: web::Query<HistoryQuery>,
 ) -> Result<HttpResponse, AppError> {
-    cached(&hub, &cache, &req, &session, lang, async || {
+    let key = q.cache_key()?;
+    serve(&hub, &cache, key, &session, lang, async || {
         history_page(&hub, &session, lang, None, q.into_inner()).await
     })
     .await
-}
-
-/// Serves an anonymous visitor's page from `cache` when it is fresh, or renders it
-/// with `render` and keeps it.
-async fn cached(
-    hub: &Hub,
-    cache: &PageCache,
-    req: &HttpRequest,
-    session: &Session,
-    lang: Lang,
-    render: impl AsyncFnOnce() -> Result<String, AppError>,
-) -> Result<HttpResponse, AppError> {
-    if user_id(session).is_some() {
-        return Ok(lang.html(render().await?));
-    }
-    let url = req
-        .uri()
-        .path_and_query()
-        .map_or_else(|| req.path().to_string(), |p| p.as_str().to_string());
-    if let Some(body) = cache.get(&url, lang.en, hub.games_ended()) {
-        return Ok(lang.html(body.to_string()));
-    }
-    let _turn = cache.turn_to_render(&url, lang.en).await;
-    // Read before rendering: a game ending meanwhile makes this copy lapse.
-    let ended = hub.games_ended();
-    if let Some(body) = cache.get(&url, lang.en, ended) {
-        return Ok(lang.html(body.to_string()));
-    }
-    let body = render().await?;
-    cache.put(url, lang.en, ended, Arc::from(body.as_str()));
-    Ok(lang.html(body))
 }
 
 pub async fn player_games(
@@ -543,6 +533,26 @@ pub struct LadderQuery {
     q: Option<String>,
 }
 
+impl LadderQuery {
+    /// What the ladder page reads of its query: variant, page and search, normalised
+    /// (also the page cache's key, so that spellings of one page share an entry).
+    pub(super) fn read(&self) -> Result<(String, u32, String), AppError> {
+        let variant = one_of(&self.variant, &["flip", "standard"], "variant")?
+            .unwrap_or_else(|| "flip".into());
+        let page = self.page.unwrap_or(1).clamp(1, 1_000_000);
+        let search: String = self
+            .q
+            .clone()
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .take(20)
+            .collect::<String>()
+            .to_lowercase();
+        Ok((variant, page, search))
+    }
+}
+
 pub struct LadderRow {
     pub position: i64,
     pub name: String,
@@ -575,12 +585,12 @@ pub async fn ladder(
     hub: web::Data<Arc<Hub>>,
     counts: web::Data<RankCounts>,
     cache: web::Data<PageCache>,
-    req: HttpRequest,
     session: Session,
     lang: Lang,
     q: web::Query<LadderQuery>,
 ) -> Result<HttpResponse, AppError> {
-    cached(&hub, &cache, &req, &session, lang, async || {
+    let key = format!("/ladder {:?}", q.read()?);
+    serve(&hub, &cache, key, &session, lang, async || {
         ladder_page(&hub, &counts, &session, lang, q.into_inner()).await
     })
     .await
@@ -593,17 +603,7 @@ async fn ladder_page(
     lang: Lang,
     q: LadderQuery,
 ) -> Result<String, AppError> {
-    let variant =
-        one_of(&q.variant, &["flip", "standard"], "variant")?.unwrap_or_else(|| "flip".into());
-    let page = q.page.unwrap_or(1).clamp(1, 1_000_000);
-    let search: String =
-        q.q.clone()
-            .unwrap_or_default()
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-            .take(20)
-            .collect::<String>()
-            .to_lowercase();
+    let (variant, page, search) = q.read()?;
     let me = user_id(session);
     let (cached, count_afresh) = counts.claim(&variant);
     let (v, s) = (variant.clone(), search.clone());

@@ -1,7 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, display_name, error, history, layouts, page_cache, pages, profile, ws,
+    api, assets, auth, display_name, error, headers, history, layouts, origin, page_cache, pages,
+    profile, socket_caps, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -28,6 +29,20 @@ pub struct ServeConfig {
 
 /// Request bodies and socket frames are capped at this size.
 pub const MAX_BODY: usize = 16 * 1024;
+
+/// Each connection's kernel send buffer. Left to itself Linux grows it to 4 MiB, which
+/// a client that never reads fills (thousands of idle sockets: gigabytes of kernel
+/// memory, and TCP memory pressure for every other connection). 64 KiB (the kernel
+/// doubles it) still takes a whole page or script at once.
+const SEND_BUFFER: usize = 64 * 1024;
+
+fn on_connect(conn: &dyn std::any::Any, _: &mut actix_web::dev::Extensions) {
+    if let Some(tcp) = conn.downcast_ref::<actix_web::rt::net::TcpStream>()
+        && let Err(e) = socket2::SockRef::from(tcp).set_send_buffer_size(SEND_BUFFER)
+    {
+        tracing::warn!(error = %e, "cannot set a connection's send buffer");
+    }
+}
 
 fn session_key(pool: &db::Pool) -> Result<Key, db::DbError> {
     let mut conn = pool.get()?;
@@ -112,12 +127,15 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let data = web::Data::new(hub);
     let rank_counts = web::Data::new(history::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());
+    let socket_caps = web::Data::new(socket_caps::SocketCaps::default());
     let secure = config.secure_cookies;
     let server = HttpServer::new(move || {
         App::new()
             .app_data(data.clone())
             .app_data(rank_counts.clone())
             .app_data(page_cache.clone())
+            .app_data(socket_caps.clone())
+            .wrap(middleware::from_fn(origin::same_site_only))
             .wrap(
                 SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
                     .cookie_name("junqi_session".into())
@@ -129,6 +147,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
                     )
                     .build(),
             )
+            .wrap(headers::security_headers())
             // Text answers (pages, JSON) go out compressed to clients that accept it
             // (brotli, zstd or gzip) at the middleware's quick, low levels. It leaves
             // alone answers that carry a Content-Encoding, among them the static files,
@@ -138,6 +157,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .wrap(middleware::Logger::new("%r %s %Dms"))
             .configure(configure)
     })
+    .on_connect(on_connect)
     .workers(config.workers)
     .bind(&config.bind)?;
     for addr in server.addrs() {

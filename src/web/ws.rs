@@ -1,64 +1,50 @@
 //! The WebSocket endpoints: one game's socket and the lobby's.
 
 use super::auth::user_id;
+use super::origin::from_this_site;
+use super::socket_caps::SocketCaps;
+use super::ws_io::{Read, Reader, Stop, Writer, close_reason, fell_behind};
 use crate::error::AppError;
 use crate::live::messages::{ErrorBody, ServerMsg};
 use crate::live::presence::Place;
-use crate::live::protocol::{self, BUDGET_WINDOW_SECS, MAX_FRAME, MESSAGE_BUDGET};
-use crate::live::{Cmd, Hub};
+use crate::live::protocol;
+use crate::live::{Cmd, Hub, outbox};
 use actix_session::Session;
-use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
-use actix_ws::{AggregatedMessage, CloseCode, CloseReason, ProtocolError};
+use actix_ws::{CloseCode, CloseReason};
+use bytestring::ByteString;
 use serde::Deserialize;
-use std::collections::VecDeque;
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// Browsers always send `Origin` on a WebSocket upgrade; refusing a foreign one stops
 /// another site from opening a socket with our player's cookie.
 fn check_origin(req: &HttpRequest) -> Result<(), AppError> {
-    let Some(origin) = req.headers().get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let origin = origin.to_str().map_err(|_| AppError::BadOrigin)?;
-    let authority = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))
-        .ok_or(AppError::BadOrigin)?;
-    let host = req.connection_info().host().to_string();
-    if authority.eq_ignore_ascii_case(&host) {
+    if from_this_site(req) {
         Ok(())
     } else {
         Err(AppError::BadOrigin)
     }
 }
 
-fn error_text(code: &'static str, message: &str, ack: Option<u64>) -> String {
-    ServerMsg::error(ErrorBody::new(code, message), ack).text()
+fn error_text(code: &'static str, message: &str, ack: Option<u64>) -> ByteString {
+    ServerMsg::error(ErrorBody::new(code, message), ack).frame()
 }
 
-/// lila-ws's rule: at most `MESSAGE_BUDGET` messages in any `BUDGET_WINDOW_SECS`.
-struct Budget(VecDeque<Instant>);
+/// How a socket ends: an error to send first, if any, and the close frame's reason.
+type Ending = (Option<ByteString>, Option<CloseReason>);
 
-impl Budget {
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let window = Duration::from_secs(BUDGET_WINDOW_SECS);
-        while self
-            .0
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= window)
-        {
-            self.0.pop_front();
-        }
-        if self.0.len() >= MESSAGE_BUDGET {
-            return false;
-        }
-        self.0.push_back(now);
-        true
+fn stopped(why: Stop) -> Ending {
+    match why {
+        Stop::Gone => (None, None),
+        Stop::Slow => (None, Some(fell_behind())),
     }
+}
+
+fn client_address(req: &HttpRequest) -> Option<IpAddr> {
+    // The peer itself, not a forwarded-for header any client can write.
+    req.peer_addr().map(|a| a.ip())
 }
 
 #[derive(Deserialize)]
@@ -73,18 +59,18 @@ pub async fn game_socket(
     since: web::Query<Since>,
     session: Session,
     hub: web::Data<Arc<Hub>>,
+    caps: web::Data<SocketCaps>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
     let id = path.into_inner();
     let hub: Arc<Hub> = hub.get_ref().clone();
     let game = hub.handle(&id).await?;
     let user = user_id(&session);
-    let (response, mut ws, stream) = actix_ws::handle(&req, body)?;
-    let mut stream = stream
-        .max_frame_size(MAX_FRAME)
-        .aggregate_continuations()
-        .max_continuation_size(MAX_FRAME);
-    let (out, mut outbox) = mpsc::unbounded_channel::<String>();
+    let permit = caps
+        .into_inner()
+        .admit(client_address(&req), user, Some(&id))?;
+    let (response, ws, stream) = actix_ws::handle(&req, body)?;
+    let (out, mut inbox, behind) = outbox();
     let (reply, conn) = oneshot::channel();
     game.send(Cmd::Connect {
         user,
@@ -98,52 +84,48 @@ pub async fn game_socket(
         .map_err(|_| AppError::internal("the game task stopped"))?;
 
     actix_web::rt::spawn(async move {
-        let mut budget = Budget(VecDeque::new());
-        let close = loop {
+        let _permit = permit;
+        let mut reader = Reader::new(stream);
+        let mut writer = Writer::new(ws);
+        let (error, close): Ending = loop {
             tokio::select! {
-                incoming = stream.recv() => match incoming {
-                    Some(Ok(AggregatedMessage::Text(text))) => {
-                        if !budget.allow() {
-                            let _ = ws.text(error_text("rate_limited", "too many messages: at most 100 in 20 seconds", None)).await;
-                            break Some(CloseReason { code: CloseCode::Policy, description: Some("rate limited".into()) });
+                biased;
+                () = behind.wait() => break (None, Some(fell_behind())),
+                read = reader.next() => match read {
+                    Read::Text(text) => match protocol::parse(&text) {
+                        Ok(msg) if msg.kind == protocol::ClientKind::Ping => {
+                            if let Err(why) = writer.text(ServerMsg::Pong.frame()).await { break stopped(why); }
                         }
-                        match protocol::parse(&text) {
-                            Ok(msg) if msg.kind == protocol::ClientKind::Ping => {
-                                if ws.text(ServerMsg::Pong.text()).await.is_err() { break None; }
-                            }
-                            Ok(msg) => {
-                                if game.send(Cmd::Message { conn, msg }).is_err() {
-                                    break Some(CloseReason { code: CloseCode::Restart, description: None });
-                                }
-                            }
-                            Err(why) => {
-                                let ack = serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v.get("a").and_then(|a| a.as_u64()));
-                                if ws.text(error_text("bad_message", &why, ack)).await.is_err() { break None; }
+                        Ok(msg) => {
+                            if game.send(Cmd::Message { conn, msg }).is_err() {
+                                break (None, Some(close_reason(CloseCode::Restart, "the game restarted: reconnect")));
                             }
                         }
-                    }
-                    Some(Ok(AggregatedMessage::Binary(_))) => {
-                        if ws.text(error_text("bad_message", "send JSON text frames", None)).await.is_err() { break None; }
-                    }
-                    Some(Ok(AggregatedMessage::Ping(b))) => {
-                        if ws.pong(&b).await.is_err() { break None; }
-                    }
-                    Some(Ok(AggregatedMessage::Pong(_))) => {}
-                    Some(Ok(AggregatedMessage::Close(_))) | None => break None,
-                    Some(Err(ProtocolError::Overflow)) => {
-                        let _ = ws.text(error_text("too_large", "a message may hold at most 16 KiB", None)).await;
-                        break Some(CloseReason { code: CloseCode::Size, description: Some("message too large".into()) });
-                    }
-                    Some(Err(_)) => break Some(CloseReason { code: CloseCode::Protocol, description: None }),
+                        Err(why) => {
+                            let ack = serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v.get("a").and_then(|a| a.as_u64()));
+                            if let Err(why) = writer.text(error_text("bad_message", &why, ack)).await { break stopped(why); }
+                        }
+                    },
+                    Read::Ping(b) => if let Err(why) = writer.pong(&b).await { break stopped(why); },
+                    Read::Gone => break (None, None),
+                    Read::Refuse(error, reason) => break (error, Some(reason)),
                 },
-                text = outbox.recv() => match text {
-                    Some(text) => if ws.text(text).await.is_err() { break None; },
-                    None => break Some(CloseReason { code: CloseCode::Restart, description: None }),
+                frame = inbox.recv() => match frame {
+                    Some(frame) => {
+                        // A write that waits may be overtaken by the game task giving up on us.
+                        let sent = tokio::select! {
+                            biased;
+                            () = behind.wait() => Err(Stop::Slow),
+                            sent = writer.text(frame) => sent,
+                        };
+                        if let Err(why) = sent { break stopped(why); }
+                    }
+                    None => break (None, Some(close_reason(CloseCode::Restart, "the game restarted: reconnect"))),
                 },
             }
         };
         let _ = game.send(Cmd::Disconnect { conn });
-        let _ = ws.close(close).await;
+        writer.close(error, close).await;
     });
     Ok(response)
 }
@@ -153,43 +135,44 @@ pub async fn lobby_socket(
     body: web::Payload,
     session: Session,
     hub: web::Data<Arc<Hub>>,
+    caps: web::Data<SocketCaps>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
+    let permit = caps
+        .into_inner()
+        .admit(client_address(&req), user_id(&session), None)?;
     // A logged-in player's lobby socket keeps their open games from expiring.
     let here = user_id(&session).map(|u| hub.presence().enter(u, Place::Lobby));
-    let (response, mut ws, stream) = actix_ws::handle(&req, body)?;
-    let mut stream = stream
-        .max_frame_size(MAX_FRAME)
-        .aggregate_continuations()
-        .max_continuation_size(MAX_FRAME);
+    let (response, ws, stream) = actix_ws::handle(&req, body)?;
     let mut lobby = hub.lobby();
     actix_web::rt::spawn(async move {
+        let _permit = permit;
         let _here = here;
-        let first = lobby.borrow_and_update().to_string();
-        if ws.text(first).await.is_err() {
-            return;
-        }
-        let mut budget = Budget(VecDeque::new());
-        loop {
-            tokio::select! {
-                changed = lobby.changed() => {
-                    if changed.is_err() { break; }
-                    let text = lobby.borrow_and_update().to_string();
-                    if ws.text(text).await.is_err() { break; }
+        let mut reader = Reader::new(stream);
+        let mut writer = Writer::new(ws);
+        let first = lobby.borrow_and_update().clone();
+        // The watch keeps only the newest list, so a slow reader skips lists rather
+        // than queueing them.
+        let (error, close): Ending = match writer.text(first).await {
+            Err(why) => stopped(why),
+            Ok(()) => loop {
+                tokio::select! {
+                    changed = lobby.changed() => {
+                        if changed.is_err() { break (None, None); }
+                        let frame = lobby.borrow_and_update().clone();
+                        if let Err(why) = writer.text(frame).await { break stopped(why); }
+                    }
+                    read = reader.next() => match read {
+                        // Clients send nothing but pings.
+                        Read::Text(_) => if let Err(why) = writer.text(ServerMsg::Pong.frame()).await { break stopped(why); },
+                        Read::Ping(b) => if let Err(why) = writer.pong(&b).await { break stopped(why); },
+                        Read::Gone => break (None, None),
+                        Read::Refuse(error, reason) => break (error, Some(reason)),
+                    },
                 }
-                incoming = stream.recv() => match incoming {
-                    Some(Ok(AggregatedMessage::Text(_))) => {
-                        if !budget.allow() || ws.text(ServerMsg::Pong.text()).await.is_err() { break; }
-                    }
-                    Some(Ok(AggregatedMessage::Ping(b))) => {
-                        if ws.pong(&b).await.is_err() { break; }
-                    }
-                    Some(Ok(AggregatedMessage::Binary(_) | AggregatedMessage::Pong(_))) => {}
-                    _ => break,
-                },
-            }
-        }
-        let _ = ws.close(None).await;
+            },
+        };
+        writer.close(error, close).await;
     });
     Ok(response)
 }

@@ -97,6 +97,10 @@ function rankBlock(seat) {
     ? t('距「' + next.chinese + '」还差 ' + Math.max(0, next.from_score - info.score) + ' 分（' + next.from_score + ' 分）',
       Math.max(0, next.from_score - info.score) + ' points to ' + (next.english || next.chinese) + ' (' + next.from_score + ')')
     : t('已是最高等级', 'Highest rank reached');
+  // Sized through the CSSOM: a style attribute would be refused by the page's
+  // Content-Security-Policy (style-src 'self').
+  const fill = el('span', { class: 'rank-bar-fill' });
+  fill.style.width = pct + '%';
   return el('div', { class: 'rank-block', dataset: { seat: seat, variant: isStandard() ? 'standard' : 'flip' } }, [
     el('div', { class: 'rank-head' }, [
       el('span', { class: 'rank-user', text: playerName(seat) }),
@@ -106,7 +110,7 @@ function rankBlock(seat) {
     el('div', {
       class: 'rank-bar', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': pct,
       'aria-label': t('升级进度', 'Progress to the next rank'),
-    }, [el('span', { class: 'rank-bar-fill', style: 'width:' + pct + '%' })]),
+    }, [fill]),
     el('div', { class: 'rank-next', text: nextText }),
   ]);
 }
