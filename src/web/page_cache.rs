@@ -150,6 +150,7 @@ mod tests {
         let config = LiveConfig {
             grace: Duration::from_secs(60),
             deploy_seconds: 120,
+            open_game_idle: Duration::from_secs(300),
         };
         let cache = web::Data::new(PageCache::default());
         let app = test::init_service(
