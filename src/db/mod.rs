@@ -7,6 +7,7 @@ pub mod layouts;
 pub mod marks;
 pub mod profiles;
 pub mod schema;
+pub mod sessions;
 pub mod users;
 
 use diesel::connection::SimpleConnection;

@@ -1,18 +1,18 @@
 //! Accounts: registration, login, logout and who the session belongs to.
 
+use super::sessions::{self, AGENT_KEY, USER_KEY};
 use crate::db::users;
 use crate::error::AppError;
 use crate::live::{Hub, PlayerStanding, blocking};
 use actix_session::Session;
-use actix_web::{HttpResponse, web};
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
 use argon2::Argon2;
 use argon2::password_hash::{
     PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
 };
 use serde::Deserialize;
 use std::sync::Arc;
-
-const USER_KEY: &str = "uid";
 
 #[derive(Deserialize)]
 pub struct Credentials {
@@ -84,12 +84,25 @@ pub async fn account(hub: &Arc<Hub>, session: &Session) -> Option<Account> {
         })
 }
 
-fn log_in(session: &Session, id: i64) -> Result<(), AppError> {
+/// Starts a new session (its row is written by the session store as the answer goes
+/// out), ending the one the request came with, if any.
+fn log_in(req: &HttpRequest, session: &Session, id: i64) -> Result<(), AppError> {
     session.renew();
-    session.insert(USER_KEY, id).map_err(AppError::internal)
+    session.insert(USER_KEY, id).map_err(AppError::internal)?;
+    if let Some(agent) = req
+        .headers()
+        .get(header::USER_AGENT)
+        .and_then(|a| a.to_str().ok())
+    {
+        session
+            .insert(AGENT_KEY, agent)
+            .map_err(AppError::internal)?;
+    }
+    Ok(())
 }
 
 pub async fn register(
+    req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
     session: Session,
     body: web::Json<Credentials>,
@@ -107,11 +120,12 @@ pub async fn register(
         users::create(c, &username, &hash)?.ok_or(AppError::UsernameTaken)
     })
     .await?;
-    log_in(&session, user.id)?;
+    log_in(&req, &session, user.id)?;
     Ok(HttpResponse::Created().json(serde_json::json!({"username": user.username})))
 }
 
 pub async fn login(
+    req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
     session: Session,
     body: web::Json<Credentials>,
@@ -133,16 +147,29 @@ pub async fn login(
         }
     })
     .await?;
-    log_in(&session, user.id)?;
+    log_in(&req, &session, user.id)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"username": user.username})))
 }
 
 // An argon2id hash of a random password nobody knows.
 const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$3ctFOEfnUAmjmRmUTcP9jK3qTzSfEY6gAo8yXsVaMw4";
 
+/// Ends this session: the session store deletes its row, so the cookie no longer
+/// logs anyone in, wherever a copy of it is.
 pub async fn logout(session: Session) -> HttpResponse {
     session.purge();
     HttpResponse::NoContent().finish()
+}
+
+/// "Log out everywhere": ends every session of the player, this one too.
+pub async fn logout_all(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+) -> Result<HttpResponse, AppError> {
+    let id = require_user(&session)?;
+    sessions::end_all(hub.pool(), id).await?;
+    session.purge();
+    Ok(HttpResponse::NoContent().finish())
 }
 
 pub async fn me(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpResponse, AppError> {

@@ -13,4 +13,5 @@ mod page_cache;
 mod pages;
 mod profile;
 pub mod server;
+pub mod sessions;
 mod ws;

@@ -1,13 +1,13 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, display_name, error, history, layouts, page_cache, pages, profile, ws,
+    api, assets, auth, display_name, error, history, layouts, page_cache, pages, profile, sessions,
+    ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
 use actix_session::config::PersistentSession;
-use actix_session::storage::CookieSessionStore;
 use actix_web::cookie::{Key, SameSite, time};
 use actix_web::{App, HttpServer, middleware, web};
 use std::io;
@@ -28,6 +28,10 @@ pub struct ServeConfig {
 /// Request bodies and socket frames are capped at this size.
 pub const MAX_BODY: usize = 16 * 1024;
 
+/// The key that seals (encrypts and authenticates) session cookies. It is no login
+/// secret (a cookie's token is random and the database keeps only its hash); it lets
+/// forged cookies be dropped before the database is asked, and it is kept so that
+/// sessions outlive a restart.
 fn session_key(pool: &db::Pool) -> Result<Key, db::DbError> {
     let mut conn = pool.get()?;
     let fresh = hex::encode(Key::generate().master());
@@ -52,6 +56,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/register", web::post().to(auth::register))
             .route("/login", web::post().to(auth::login))
             .route("/logout", web::post().to(auth::logout))
+            .route("/logout-all", web::post().to(auth::logout_all))
             .route("/me", web::get().to(auth::me))
             .route("/me", web::patch().to(display_name::patch_me))
             .route("/games", web::post().to(api::create_game))
@@ -106,6 +111,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     );
     let resumed = hub.resume_running().await.map_err(io::Error::other)?;
     tracing::info!(resumed, "running games resumed");
+    let store_pool = hub.pool().clone();
     let data = web::Data::new(hub);
     let rank_counts = web::Data::new(history::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());
@@ -116,15 +122,21 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(rank_counts.clone())
             .app_data(page_cache.clone())
             .wrap(
-                SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
-                    .cookie_name("junqi_session".into())
-                    .cookie_http_only(true)
-                    .cookie_same_site(SameSite::Lax)
-                    .cookie_secure(secure)
-                    .session_lifecycle(
-                        PersistentSession::default().session_ttl(time::Duration::days(30)),
-                    )
-                    .build(),
+                SessionMiddleware::builder(
+                    sessions::DbSessionStore::new(store_pool.clone()),
+                    key.clone(),
+                )
+                .cookie_name("junqi_session".into())
+                .cookie_http_only(true)
+                .cookie_same_site(SameSite::Lax)
+                .cookie_secure(secure)
+                // The cookie is set only at login, so it outlasts the server's
+                // sliding 30 days of the session (db::sessions::TTL_MS), which
+                // decide; 400 days is the most browsers keep a cookie.
+                .session_lifecycle(
+                    PersistentSession::default().session_ttl(time::Duration::days(400)),
+                )
+                .build(),
             )
             // Text answers (pages, JSON) go out compressed to clients that accept it
             // (brotli, zstd or gzip) at the middleware's quick, low levels. It leaves

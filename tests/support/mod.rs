@@ -355,6 +355,11 @@ impl Harness {
         c
     }
 
+    /// A connection straight to the test's database, as anyone who can read it has.
+    pub fn conn(&self) -> junqi::db::PooledConn {
+        self.pool.get().expect("a database connection")
+    }
+
     /// The stored row of a game, read straight from the database.
     pub fn row(&self, id: &str) -> GameRow {
         let mut conn = self.pool.get().expect("a database connection");
