@@ -45,6 +45,13 @@ pub struct ServeArgs {
     /// elsewhere, whose round trips leave connections idle.
     #[arg(long, env = "JUNQI_DB_CONNECTIONS", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub db_connections: u32,
+    /// Behind a reverse proxy: take the client's address from the last entry of
+    /// X-Forwarded-For (which the proxy must set) for the login and registration limits.
+    #[arg(long, env = "JUNQI_TRUST_PROXY")]
+    pub trust_proxy: bool,
+    /// Turn off the login and registration limits (for load tests and the test suite).
+    #[arg(long, env = "JUNQI_NO_RATE_LIMITS")]
+    pub no_rate_limits: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -197,6 +204,8 @@ fn serve(args: ServeArgs) -> ExitCode {
         secure_cookies: args.secure_cookies,
         workers: args.workers.max(1),
         db_connections: args.db_connections,
+        trust_proxy: args.trust_proxy,
+        rate_limits: !args.no_rate_limits,
     };
     match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,

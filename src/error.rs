@@ -17,6 +17,9 @@ pub enum AppError {
     UsernameTaken,
     Conflict(String),
     TooLarge,
+    /// Too many attempts, or too many logins waiting to be checked: try again after
+    /// this many seconds.
+    RateLimited(u64),
     /// The cause is logged, never shown.
     Internal(String),
 }
@@ -37,6 +40,7 @@ impl AppError {
             AppError::UsernameTaken => "username_taken",
             AppError::Conflict(_) => "conflict",
             AppError::TooLarge => "too_large",
+            AppError::RateLimited(_) => "rate_limited",
             AppError::Internal(_) => "internal",
         }
     }
@@ -56,6 +60,7 @@ impl AppError {
             AppError::BadOrigin => "WebSocket connections are accepted from this site only".into(),
             AppError::UsernameTaken => "that username is taken".into(),
             AppError::TooLarge => "the request is larger than 16 KiB".into(),
+            AppError::RateLimited(s) => format!("too many requests; try again in {s} s"),
             AppError::Internal(_) => "something went wrong on the server".into(),
         }
     }

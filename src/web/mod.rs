@@ -14,4 +14,5 @@ mod pages;
 mod profile;
 pub mod server;
 pub mod sessions;
+mod throttle;
 mod ws;

@@ -2,7 +2,7 @@
 
 use super::{
     api, assets, auth, display_name, error, history, layouts, page_cache, pages, profile, sessions,
-    ws,
+    throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -23,6 +23,10 @@ pub struct ServeConfig {
     pub secure_cookies: bool,
     pub workers: usize,
     pub db_connections: u32,
+    /// Client addresses from X-Forwarded-For (behind a reverse proxy).
+    pub trust_proxy: bool,
+    /// Login and registration limits on (off for load tests and the test suite).
+    pub rate_limits: bool,
 }
 
 /// Request bodies and socket frames are capped at this size.
@@ -112,6 +116,15 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let resumed = hub.resume_running().await.map_err(io::Error::other)?;
     tracing::info!(resumed, "running games resumed");
     let store_pool = hub.pool().clone();
+    let guard = web::Data::new(throttle::Guard::new(config.rate_limits, config.trust_proxy));
+    let forgetful = guard.clone();
+    actix_web::rt::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            forgetful.forget_recovered();
+        }
+    });
     let data = web::Data::new(hub);
     let rank_counts = web::Data::new(history::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());
@@ -121,6 +134,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(data.clone())
             .app_data(rank_counts.clone())
             .app_data(page_cache.clone())
+            .app_data(guard.clone())
             .wrap(
                 SessionMiddleware::builder(
                     sessions::DbSessionStore::new(store_pool.clone()),
