@@ -49,6 +49,13 @@ pub struct ServeArgs {
     /// game) before the game is cancelled.
     #[arg(long, env = "JUNQI_OPEN_GAME_IDLE_SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub open_game_idle_seconds: u64,
+    /// Behind a reverse proxy: take the client's address from the last entry of
+    /// X-Forwarded-For (which the proxy must set) for the login and registration limits.
+    #[arg(long, env = "JUNQI_TRUST_PROXY")]
+    pub trust_proxy: bool,
+    /// Turn off the login and registration limits (for load tests and the test suite).
+    #[arg(long, env = "JUNQI_NO_RATE_LIMITS")]
+    pub no_rate_limits: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -209,6 +216,8 @@ fn serve(args: ServeArgs) -> ExitCode {
         workers: args.workers.max(1),
         db_connections: args.db_connections,
         open_game_idle: std::time::Duration::from_secs(args.open_game_idle_seconds),
+        trust_proxy: args.trust_proxy,
+        rate_limits: !args.no_rate_limits,
     };
     match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,6 +23,9 @@ pub enum AppError {
     TooManySockets(String),
     /// Full for now (a game's sockets); try again later.
     Unavailable(String),
+    /// Too many attempts, or too many logins waiting to be checked: try again after
+    /// this many seconds.
+    RateLimited(u64),
     /// The cause is logged, never shown.
     Internal(String),
 }
@@ -46,6 +49,7 @@ impl AppError {
             AppError::TooLarge => "too_large",
             AppError::TooManySockets(_) => "too_many_sockets",
             AppError::Unavailable(_) => "unavailable",
+            AppError::RateLimited(_) => "rate_limited",
             AppError::Internal(_) => "internal",
         }
     }
@@ -71,6 +75,7 @@ impl AppError {
             }
             AppError::UsernameTaken => "that username is taken".into(),
             AppError::TooLarge => "the request is larger than 16 KiB".into(),
+            AppError::RateLimited(s) => format!("too many requests; try again in {s} s"),
             AppError::Internal(_) => "something went wrong on the server".into(),
         }
     }

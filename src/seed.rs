@@ -164,7 +164,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
         })
         .collect();
     for chunk in rows.chunks(BATCH) {
-        conn.transaction(|c| insert_all!(c, users::table, chunk))?;
+        crate::db::write_transaction(conn, |c| insert_all!(c, users::table, chunk))?;
     }
     let keys: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
     let mut ids = Vec::with_capacity(players as usize);
@@ -290,7 +290,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
         }
         game_rows.push(game);
         if game_rows.len() == BATCH || g + 1 == game_count {
-            conn.transaction(|c| {
+            crate::db::write_transaction(conn, |c| {
                 insert_all!(c, games::table, &game_rows)?;
                 insert_all!(c, game_players::table, &player_rows)?;
                 insert_all!(c, score_history::table, &history_rows)
@@ -334,7 +334,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
         })
         .collect();
     for chunk in stats.chunks(BATCH) {
-        conn.transaction(|c| insert_all!(c, user_stats::table, chunk))?;
+        crate::db::write_transaction(conn, |c| insert_all!(c, user_stats::table, chunk))?;
     }
     // Fresh statistics for the planner after a bulk load (and, on PostgreSQL, a visibility
     // map so that index-only scans can be used).

@@ -47,6 +47,7 @@ async fn request(c: &Client, method: &str, path: &str, body: Option<String>) -> 
         status,
         json: serde_json::from_str(&text).unwrap_or(Value::Null),
         text: location.map_or(text.clone(), |l| format!("Location: {l}\n{text}")),
+        retry_after: None,
     }
 }
 

@@ -71,6 +71,7 @@ async fn send(
         status: resp.status().as_u16(),
         json: serde_json::from_str(&text).unwrap_or(Value::Null),
         text,
+        retry_after: None,
     }
 }
 

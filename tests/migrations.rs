@@ -1,7 +1,8 @@
 //! Migrations on SQLite and PostgreSQL: they go down and up again cleanly, a database
 //! written by the release before the player-pages migration keeps every game, name,
 //! score and chart point once upgraded, and players stored before display names keep
-//! their accounts, with no display name.
+//! their accounts, with no display name, and the sessions migration drops the cookie key
+//! under which a cookie carried the user id itself.
 
 #[macro_use]
 mod support;
@@ -15,6 +16,29 @@ db_tests! {
     all_migrations_go_down_and_up_again => all_migrations_go_down_and_up_again_sqlite, all_migrations_go_down_and_up_again_postgres;
     player_pages_migration_keeps_existing_games => player_pages_migration_keeps_existing_games_sqlite, player_pages_migration_keeps_existing_games_postgres;
     display_names_migration_keeps_players => display_names_migration_keeps_players_sqlite, display_names_migration_keeps_players_postgres;
+    sessions_migration_drops_the_old_cookie_key => sessions_migration_drops_the_old_cookie_key_sqlite, sessions_migration_drops_the_old_cookie_key_postgres;
+}
+
+#[derive(QueryableByName)]
+struct Newest {
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    version: Option<String>,
+}
+
+/// Reverts migrations until none from `version` on (say "20261129000004", the
+/// player-pages one) is applied: the shape of the release before it, whatever
+/// migrations came after.
+fn revert_to_before(c: &mut DbConn, version: &str) {
+    loop {
+        let newest: Newest =
+            diesel::sql_query("SELECT MAX(version) AS version FROM __diesel_schema_migrations")
+                .get_result(c)
+                .unwrap();
+        match newest.version {
+            Some(v) if v.as_str() >= version => db::revert_last_migration(c).unwrap(),
+            _ => break,
+        }
+    }
 }
 
 fn exec(c: &mut DbConn, sql: &str) {
@@ -183,4 +207,25 @@ async fn display_names_migration_keeps_players(db: TestDb) {
         !junqi::db::users::set_display_name(c, 99, Some("x")).unwrap(),
         "no such player"
     );
+}
+
+async fn sessions_migration_drops_the_old_cookie_key(db: TestDb) {
+    let pool = db::connect(&db.url, 1).unwrap();
+    let mut conn = pool.get().unwrap();
+    let c: &mut DbConn = &mut conn;
+    revert_to_before(c, "20261129000006");
+    exec(
+        c,
+        "INSERT INTO settings (key, value) VALUES ('session_key', 'old'), ('other', 'kept')",
+    );
+    db::run_migrations(c).expect("the sessions migration applies");
+    assert_eq!(db::setting(c, "session_key").unwrap(), None);
+    assert_eq!(db::setting(c, "other").unwrap().as_deref(), Some("kept"));
+    exec(
+        c,
+        "INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES \
+         (1, 'Alice', 'alice', 'x', 1)",
+    );
+    junqi::db::sessions::create(c, "hash", 1, Some("agent"), 5).unwrap();
+    assert_eq!(junqi::db::sessions::user_of(c, "hash", 6).unwrap(), Some(1));
 }

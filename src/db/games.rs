@@ -255,7 +255,7 @@ pub fn begin_play(
     b: &BeginPlay<'_>,
     last_used: [(i64, &str); 2],
 ) -> Result<bool, DbError> {
-    conn.transaction(|c| {
+    super::write_transaction(conn, |c| {
         let n = diesel::update(
             games::table
                 .filter(games::id.eq(id))
@@ -328,7 +328,7 @@ pub struct Write<'a> {
 }
 
 pub fn write(conn: &mut DbConn, w: &Write<'_>) -> Result<(), DbError> {
-    conn.transaction(|c| {
+    super::write_transaction(conn, |c| {
         if let Some((idx, seat, action, at_ms)) = w.action {
             diesel::insert_into(game_actions::table)
                 .values((

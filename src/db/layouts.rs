@@ -109,8 +109,7 @@ pub fn save(
     name: &str,
     layout: &str,
 ) -> Result<SavedLayout, DbError> {
-    conn.transaction(|c| upsert(c, user, name, layout))
-        .map_err(DbError::Query)
+    super::write_transaction(conn, |c| upsert(c, user, name, layout)).map_err(DbError::Query)
 }
 
 /// What [`save_within`] did.
@@ -130,7 +129,7 @@ pub fn save_within(
     layout: &str,
     max: usize,
 ) -> Result<SaveOutcome, DbError> {
-    conn.transaction(|c| {
+    super::write_transaction(conn, |c| {
         let mine = saved_layouts::table.filter(saved_layouts::user_id.eq(user));
         let exists = mine
             .filter(saved_layouts::name.eq(name))
@@ -166,7 +165,7 @@ pub enum RenameOutcome {
 
 /// Gives layout `id` of `user` a new name.
 pub fn rename(conn: &mut DbConn, user: i64, id: i64, name: &str) -> Result<RenameOutcome, DbError> {
-    let outcome = conn.transaction(|c| {
+    let outcome = super::write_transaction(conn, |c| {
         let Some(row) = get_in(c, user, id)? else {
             return Ok(RenameOutcome::NotFound);
         };

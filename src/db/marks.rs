@@ -27,7 +27,7 @@ pub fn set(
         .filter(piece_marks::game_id.eq(game))
         .filter(piece_marks::user_id.eq(user))
         .filter(piece_marks::origin.eq(origin));
-    conn.transaction(|c| {
+    super::write_transaction(conn, |c| {
         diesel::delete(key).execute(c)?;
         if let Some(mark) = mark {
             diesel::insert_into(piece_marks::table)

@@ -7,6 +7,7 @@ pub mod layouts;
 pub mod marks;
 pub mod profiles;
 pub mod schema;
+pub mod sessions;
 pub mod users;
 
 use diesel::connection::SimpleConnection;
@@ -311,6 +312,44 @@ pub fn revert_all_migrations(conn: &mut DbConn) -> Result<(), DbError> {
     migrate!(conn, revert_all_migrations)
 }
 
+/// Runs `f` in a transaction for writing. On SQLite it begins `IMMEDIATE`, taking the
+/// write lock at the start, where the busy timeout waits for it. A deferred transaction
+/// (plain `BEGIN`) that reads and then writes asks for the lock only at its first write,
+/// and when another connection committed since its read began, SQLite answers "database
+/// is locked" at once, without waiting: concurrent registrations got 500s that way.
+/// Inside a transaction already open, `f` runs in a savepoint of it.
+pub fn write_transaction<T, E>(
+    conn: &mut DbConn,
+    f: impl FnOnce(&mut DbConn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    let DbConn::Sqlite(sqlite) = conn else {
+        return conn.transaction(f);
+    };
+    let depth = AnsiTransactionManager::transaction_manager_status_mut(sqlite)
+        .transaction_depth()
+        .map_err(E::from)?;
+    if depth.is_some() {
+        return conn.transaction(f);
+    }
+    AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+    // The same steps as diesel's own `SqliteConnection::immediate_transaction`, but
+    // handing `f` the connection type every query is written against.
+    match f(conn) {
+        Ok(value) => {
+            <DbConn as Connection>::TransactionManager::commit_transaction(conn)?;
+            Ok(value)
+        }
+        Err(e) => {
+            <DbConn as Connection>::TransactionManager::rollback_transaction(conn)?;
+            Err(e)
+        }
+    }
+}
+
 /// A named value kept by the server itself, such as the session signing key.
 pub fn setting(conn: &mut DbConn, key: &str) -> Result<Option<String>, DbError> {
     use schema::settings::dsl as s;
@@ -324,7 +363,7 @@ pub fn setting(conn: &mut DbConn, key: &str) -> Result<Option<String>, DbError> 
 /// Stores `value` under `key` unless one is there already; returns the stored value.
 pub fn setting_or_insert(conn: &mut DbConn, key: &str, value: &str) -> Result<String, DbError> {
     use schema::settings::dsl as s;
-    conn.transaction(|c| {
+    write_transaction(conn, |c| {
         if let Some(v) = setting(c, key).map_err(|_| diesel::result::Error::RollbackTransaction)? {
             return Ok(v);
         }

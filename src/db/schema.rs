@@ -141,7 +141,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    sessions (token_hash) {
+        token_hash -> Text,
+        user_id -> BigInt,
+        created_at -> BigInt,
+        last_seen_at -> BigInt,
+        expires_at -> BigInt,
+        user_agent -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(user_stats -> users (user_id));
+diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(saved_layouts -> users (user_id));
 diesel::joinable!(score_history -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
@@ -158,5 +170,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     settings,
     saved_layouts,
     last_layouts,
-    piece_marks
+    piece_marks,
+    sessions
 );

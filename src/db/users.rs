@@ -45,7 +45,7 @@ pub fn create(
     password_hash: &str,
 ) -> Result<Option<User>, DbError> {
     let key = username_key(username);
-    let created = conn.transaction(|c| {
+    let created = super::write_transaction(conn, |c| {
         let taken = users::table
             .filter(users::username_key.eq(&key))
             .count()

@@ -229,9 +229,8 @@ impl Task {
         let old = self.row.id.clone();
         let deployment = fields.deployment;
         blocking(self.hub.pool(), move |c| {
-            use diesel::Connection;
             let fail = |_| diesel::result::Error::RollbackTransaction;
-            c.transaction(|c| {
+            crate::db::write_transaction(c, |c| {
                 games::insert(c, &row).map_err(fail)?;
                 if let Some(d) = &deployment {
                     games::set_deployment(c, &row.id, d).map_err(fail)?;

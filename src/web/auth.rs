@@ -1,18 +1,16 @@
 //! Accounts: registration, login, logout and who the session belongs to.
 
+use super::sessions::{self, AGENT_KEY, USER_KEY};
+use super::throttle::Guard;
 use crate::db::users;
 use crate::error::AppError;
 use crate::live::{Hub, PlayerStanding, blocking};
 use actix_session::Session;
-use actix_web::{HttpResponse, web};
-use argon2::Argon2;
-use argon2::password_hash::{
-    PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
-};
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
-use std::sync::Arc;
-
-const USER_KEY: &str = "uid";
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock};
 
 #[derive(Deserialize)]
 pub struct Credentials {
@@ -38,11 +36,26 @@ pub fn validate_username(name: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-fn validate_password(pw: &str) -> Result<(), AppError> {
+/// The most common passwords of 8 characters or more (the file says where they come
+/// from): the first an attacker tries on every account.
+static COMMON_PASSWORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("common_passwords.txt")
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+});
+
+fn validate_password(username: &str, pw: &str) -> Result<(), AppError> {
     let n = pw.chars().count();
     if !(8..=200).contains(&n) {
         return Err(AppError::InvalidPassword(
             "a password has 8 to 200 characters".into(),
+        ));
+    }
+    let lower = pw.to_lowercase();
+    if COMMON_PASSWORDS.contains(lower.as_str()) || lower == username.to_lowercase() {
+        return Err(AppError::InvalidPassword(
+            "that password is among the first any attacker tries; choose another".into(),
         ));
     }
     Ok(())
@@ -84,65 +97,91 @@ pub async fn account(hub: &Arc<Hub>, session: &Session) -> Option<Account> {
         })
 }
 
-fn log_in(session: &Session, id: i64) -> Result<(), AppError> {
+/// Starts a new session (its row is written by the session store as the answer goes
+/// out), ending the one the request came with, if any.
+fn log_in(req: &HttpRequest, session: &Session, id: i64) -> Result<(), AppError> {
     session.renew();
-    session.insert(USER_KEY, id).map_err(AppError::internal)
+    session.insert(USER_KEY, id).map_err(AppError::internal)?;
+    if let Some(agent) = req
+        .headers()
+        .get(header::USER_AGENT)
+        .and_then(|a| a.to_str().ok())
+    {
+        session
+            .insert(AGENT_KEY, agent)
+            .map_err(AppError::internal)?;
+    }
+    Ok(())
 }
 
 pub async fn register(
+    req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
+    guard: web::Data<Guard>,
     session: Session,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, AppError> {
     let Credentials { username, password } = body.into_inner();
     validate_username(&username)?;
-    validate_password(&password)?;
+    validate_password(&username, &password)?;
+    guard.check_register(guard.client_ip(&req))?;
+    // Hashed on a hashing slot, not while holding a database connection.
+    let hash = guard.hash(password).await?;
     let user = blocking(hub.pool(), move |c| {
-        // Hash first: it is the slow part, and it runs off the async threads here.
-        let salt = SaltString::generate(&mut OsRng);
-        let hash = Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map_err(AppError::internal)?
-            .to_string();
         users::create(c, &username, &hash)?.ok_or(AppError::UsernameTaken)
     })
     .await?;
-    log_in(&session, user.id)?;
+    log_in(&req, &session, user.id)?;
     Ok(HttpResponse::Created().json(serde_json::json!({"username": user.username})))
 }
 
 pub async fn login(
+    req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
+    guard: web::Data<Guard>,
     session: Session,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, AppError> {
     let Credentials { username, password } = body.into_inner();
-    let user = blocking(hub.pool(), move |c| {
-        let user = users::by_name(c, &username)?;
-        // Verify against something even for unknown names, so timing says nothing.
-        let stored = user
-            .as_ref()
-            .map_or(DUMMY_HASH, |u| u.password_hash.as_str());
-        let hash = PasswordHash::new(stored).map_err(AppError::internal)?;
-        let ok = Argon2::default()
-            .verify_password(password.as_bytes(), &hash)
-            .is_ok();
-        match user {
-            Some(u) if ok => Ok(u),
-            _ => Err(AppError::BadCredentials),
-        }
-    })
-    .await?;
-    log_in(&session, user.id)?;
+    let key = users::username_key(&username);
+    // A name no one can register is kept out of the per-account limits' memory.
+    let account = validate_username(&username).is_ok().then_some(key.as_str());
+    guard.check_login(guard.client_ip(&req), account)?;
+    let user = blocking(hub.pool(), move |c| Ok(users::by_name(c, &username)?)).await?;
+    // The connection is back in the pool before the slow part. Verify against something
+    // even for unknown names, so timing says nothing.
+    let stored = user
+        .as_ref()
+        .map_or(DUMMY_HASH, |u| u.password_hash.as_str())
+        .to_string();
+    let ok = guard.verify(password, stored).await?;
+    let user = match user {
+        Some(u) if ok => u,
+        _ => return Err(AppError::BadCredentials),
+    };
+    log_in(&req, &session, user.id)?;
     Ok(HttpResponse::Ok().json(serde_json::json!({"username": user.username})))
 }
 
 // An argon2id hash of a random password nobody knows.
 const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$3ctFOEfnUAmjmRmUTcP9jK3qTzSfEY6gAo8yXsVaMw4";
 
+/// Ends this session: the session store deletes its row, so the cookie no longer
+/// logs anyone in, wherever a copy of it is.
 pub async fn logout(session: Session) -> HttpResponse {
     session.purge();
     HttpResponse::NoContent().finish()
+}
+
+/// "Log out everywhere": ends every session of the player, this one too.
+pub async fn logout_all(
+    hub: web::Data<Arc<Hub>>,
+    session: Session,
+) -> Result<HttpResponse, AppError> {
+    let id = require_user(&session)?;
+    sessions::end_all(hub.pool(), id).await?;
+    session.purge();
+    Ok(HttpResponse::NoContent().finish())
 }
 
 pub async fn me(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpResponse, AppError> {

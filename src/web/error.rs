@@ -22,6 +22,7 @@ impl ResponseError for AppError {
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooManySockets(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -30,8 +31,11 @@ impl ResponseError for AppError {
         if let AppError::Internal(cause) = self {
             tracing::error!(%cause, "internal error");
         }
-        HttpResponse::build(self.status_code())
-            .json(json!({"error": {"code": self.code(), "message": self.message()}}))
+        let mut res = HttpResponse::build(self.status_code());
+        if let AppError::RateLimited(seconds) = self {
+            res.insert_header((actix_web::http::header::RETRY_AFTER, seconds.to_string()));
+        }
+        res.json(json!({"error": {"code": self.code(), "message": self.message()}}))
     }
 }
 

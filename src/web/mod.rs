@@ -16,5 +16,7 @@ mod pages;
 mod profile;
 pub mod server;
 mod socket_caps;
+pub mod sessions;
+mod throttle;
 mod ws;
 mod ws_io;

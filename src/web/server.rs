@@ -2,13 +2,12 @@
 
 use super::{
     api, assets, auth, display_name, error, headers, history, layouts, origin, page_cache, pages,
-    profile, socket_caps, ws,
+    profile, sessions, socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
 use actix_session::SessionMiddleware;
 use actix_session::config::PersistentSession;
-use actix_session::storage::CookieSessionStore;
 use actix_web::cookie::{Key, SameSite, time};
 use actix_web::{App, HttpServer, middleware, web};
 use std::io;
@@ -25,6 +24,10 @@ pub struct ServeConfig {
     pub workers: usize,
     pub db_connections: u32,
     pub open_game_idle: Duration,
+    /// Client addresses from X-Forwarded-For (behind a reverse proxy).
+    pub trust_proxy: bool,
+    /// Login and registration limits on (off for load tests and the test suite).
+    pub rate_limits: bool,
 }
 
 /// Request bodies and socket frames are capped at this size.
@@ -44,6 +47,10 @@ fn on_connect(conn: &dyn std::any::Any, _: &mut actix_web::dev::Extensions) {
     }
 }
 
+/// The key that seals (encrypts and authenticates) session cookies. It is no login
+/// secret (a cookie's token is random and the database keeps only its hash); it lets
+/// forged cookies be dropped before the database is asked, and it is kept so that
+/// sessions outlive a restart.
 fn session_key(pool: &db::Pool) -> Result<Key, db::DbError> {
     let mut conn = pool.get()?;
     let fresh = hex::encode(Key::generate().master());
@@ -68,6 +75,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/register", web::post().to(auth::register))
             .route("/login", web::post().to(auth::login))
             .route("/logout", web::post().to(auth::logout))
+            .route("/logout-all", web::post().to(auth::logout_all))
             .route("/me", web::get().to(auth::me))
             .route("/me", web::patch().to(display_name::patch_me))
             .route("/games", web::post().to(api::create_game))
@@ -124,6 +132,16 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let resumed = hub.resume_running().await.map_err(io::Error::other)?;
     tracing::info!(resumed, "running games resumed");
     hub.start_expiry();
+    let store_pool = hub.pool().clone();
+    let guard = web::Data::new(throttle::Guard::new(config.rate_limits, config.trust_proxy));
+    let forgetful = guard.clone();
+    actix_web::rt::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            forgetful.forget_recovered();
+        }
+    });
     let data = web::Data::new(hub);
     let rank_counts = web::Data::new(history::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());
@@ -136,16 +154,23 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(page_cache.clone())
             .app_data(socket_caps.clone())
             .wrap(middleware::from_fn(origin::same_site_only))
+            .app_data(guard.clone())
             .wrap(
-                SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
-                    .cookie_name("junqi_session".into())
-                    .cookie_http_only(true)
-                    .cookie_same_site(SameSite::Lax)
-                    .cookie_secure(secure)
-                    .session_lifecycle(
-                        PersistentSession::default().session_ttl(time::Duration::days(30)),
-                    )
-                    .build(),
+                SessionMiddleware::builder(
+                    sessions::DbSessionStore::new(store_pool.clone()),
+                    key.clone(),
+                )
+                .cookie_name("junqi_session".into())
+                .cookie_http_only(true)
+                .cookie_same_site(SameSite::Lax)
+                .cookie_secure(secure)
+                // The cookie is set only at login, so it outlasts the server's
+                // sliding 30 days of the session (db::sessions::TTL_MS), which
+                // decide; 400 days is the most browsers keep a cookie.
+                .session_lifecycle(
+                    PersistentSession::default().session_ttl(time::Duration::days(400)),
+                )
+                .build(),
             )
             .wrap(headers::security_headers())
             // Text answers (pages, JSON) go out compressed to clients that accept it

@@ -159,6 +159,8 @@ test('phrases show by the sender\'s card and in the log, can be hidden, and too 
     await pb.locator('#phrase-hide').check();
     await pb.reload();
     await whoseTurn([pa, pb]);
+    // The phrases module that restores the switch loads lazily, possibly after the turn shows.
+    await pb.locator('#phrase-hide:checked').waitFor({ state: 'attached', timeout: 5000 });
     assert.equal(await pb.locator('#phrase-hide').isChecked(), true);
     await pa.waitForTimeout(3100);
     await pa.click('#phrase-button');

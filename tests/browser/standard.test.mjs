@@ -382,6 +382,8 @@ test('two players deploy, play standard 军棋 by clicking, and replay it', asyn
     await t.test('English: the deployment words and the replay', async () => {
       await Promise.all([pa.waitForURL(/[?&]lang=en/), pa.click('#lang-switch')]);
       await pa.locator('#replay').waitFor({ state: 'visible' });
+      // The badge is worded once the record has come, which may be after the replay shows.
+      await pa.locator('#deal-verified', { hasText: 'Layouts verified' }).waitFor({ timeout: 5000 });
       assert.match(await pa.locator('#deal-verified').innerText(), /Layouts verified/);
       assert.match(await pa.locator('#game-kind').innerText(), /Junqi/);
       await Promise.all([pa.waitForURL(/[?&]lang=zh/), pa.click('#lang-switch')]);

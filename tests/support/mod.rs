@@ -184,9 +184,12 @@ pub struct Server {
     database_url: String,
     grace_seconds: u64,
     deploy_seconds: u64,
-    /// More flags for every run (restarts too).
-    extra_args: Vec<String>,
+    extra: Vec<String>,
 }
+
+/// What every test server runs with unless a test says otherwise: the tests register
+/// and log in hundreds of players from one address, which the limits would refuse.
+const NO_RATE_LIMITS: &str = "--no-rate-limits";
 
 fn drain(
     stream: impl Read + Send + 'static,
@@ -220,7 +223,18 @@ impl Server {
             database_url,
             grace_seconds,
             deploy_seconds,
-            Vec::new(),
+            vec![NO_RATE_LIMITS.to_string()],
+            Arc::new(Mutex::new(String::new())),
+        )
+    }
+
+    /// A server with these flags instead of `--no-rate-limits`.
+    pub fn start_with_flags(database_url: &str, flags: &[&str]) -> Server {
+        Self::start_with_log(
+            database_url,
+            60,
+            120,
+            flags.iter().map(|f| f.to_string()).collect(),
             Arc::new(Mutex::new(String::new())),
         )
     }
@@ -229,7 +243,7 @@ impl Server {
         database_url: &str,
         grace_seconds: u64,
         deploy_seconds: u64,
-        extra_args: Vec<String>,
+        extra: Vec<String>,
         log: Arc<Mutex<String>>,
     ) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_junqi"))
@@ -243,8 +257,10 @@ impl Server {
                 "--deploy-seconds",
                 &deploy_seconds.to_string(),
             ])
-            .args(&extra_args)
+            .args(&extra)
             .env("RUST_LOG", "info")
+            .env_remove("JUNQI_TRUST_PROXY")
+            .env_remove("JUNQI_NO_RATE_LIMITS")
             .env_remove("JUNQI_SECURE_COOKIES")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -280,7 +296,7 @@ impl Server {
             database_url: database_url.to_string(),
             grace_seconds,
             deploy_seconds,
-            extra_args,
+            extra,
         }
     }
 
@@ -301,7 +317,7 @@ impl Server {
             &self.database_url,
             self.grace_seconds,
             self.deploy_seconds,
-            self.extra_args.clone(),
+            self.extra.clone(),
             self.log.clone(),
         );
     }
@@ -340,18 +356,20 @@ impl Harness {
         Harness { server, pool, db }
     }
 
-    /// A server started with more flags (`["--open-game-idle-seconds", "2"]`).
+    /// A server started with more flags (`["--open-game-idle-seconds", "2"]`), the
+    /// rate limits off as for every test server.
     pub fn start_args(db: TestDb, args: &[&str]) -> Harness {
-        let args = args.iter().map(|a| a.to_string()).collect();
-        let server =
-            Server::start_with_log(&db.url, 60, 120, args, Arc::new(Mutex::new(String::new())));
-        let pool = junqi::db::connect(&db.url, 1).expect("the test opens the database");
-        Harness { server, pool, db }
+        let mut flags = vec![NO_RATE_LIMITS];
+        flags.extend_from_slice(args);
+        Harness::start_with_flags(db, &flags)
     }
 
-    /// A connection to the test's database, for reading or seeding rows directly.
-    pub fn conn(&self) -> junqi::db::PooledConn {
-        self.pool.get().expect("a database connection")
+    /// A server with these flags (and so with the rate limits on, unless they say
+    /// `--no-rate-limits`).
+    pub fn start_with_flags(db: TestDb, flags: &[&str]) -> Harness {
+        let server = Server::start_with_flags(&db.url, flags);
+        let pool = junqi::db::connect(&db.url, 1).expect("the test opens the database");
+        Harness { server, pool, db }
     }
 
     pub fn base(&self) -> String {
@@ -374,6 +392,11 @@ impl Harness {
         assert_eq!(r.status, 201, "register {name}: {}", r.text);
         c.name = name.to_string();
         c
+    }
+
+    /// A connection straight to the test's database, as anyone who can read it has.
+    pub fn conn(&self) -> junqi::db::PooledConn {
+        self.pool.get().expect("a database connection")
     }
 
     /// The stored row of a game, read straight from the database.
@@ -404,6 +427,8 @@ pub struct Resp {
     pub status: u16,
     pub json: Value,
     pub text: String,
+    /// The Retry-After header, if any.
+    pub retry_after: Option<String>,
 }
 
 impl Resp {
@@ -433,6 +458,8 @@ pub struct Client {
     pub base: String,
     pub cookie: Option<String>,
     pub name: String,
+    /// Sent as X-Forwarded-For: the address a server run with `--trust-proxy` sees.
+    pub forwarded_for: Option<String>,
     http: awc::Client,
 }
 
@@ -442,6 +469,7 @@ impl Client {
             base: base.to_string(),
             cookie: None,
             name: String::new(),
+            forwarded_for: None,
             http: awc::Client::builder()
                 .timeout(Duration::from_secs(20))
                 .finish(),
@@ -465,6 +493,10 @@ impl Client {
             Some(c) => req.insert_header((header::COOKIE, c.clone())),
             None => req,
         };
+        let req = match &self.forwarded_for {
+            Some(ip) => req.insert_header(("x-forwarded-for", ip.clone())),
+            None => req,
+        };
         let what = format!("{} {}", req.get_method(), req.get_uri());
         let sent = match body {
             Some((ct, bytes)) => {
@@ -476,6 +508,11 @@ impl Client {
         };
         let mut resp = sent.unwrap_or_else(|e| panic!("{what}: {e}"));
         self.take_cookie(resp.headers());
+        let retry_after = resp
+            .headers()
+            .get(header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let bytes = resp
             .body()
             .limit(4 << 20)
@@ -486,6 +523,7 @@ impl Client {
             status: resp.status().as_u16(),
             json: serde_json::from_str(&text).unwrap_or(Value::Null),
             text,
+            retry_after,
         }
     }
 

@@ -1,0 +1,272 @@
+//! What keeps a flood of logins and registrations from slowing the games: password
+//! hashing on a few slots of its own, away from the database pool, and attempts
+//! throttled by address and by account.
+//!
+//! The limits are governor's keyed GCRA limiters: each key gets a burst, then one more
+//! attempt per period, so someone who keeps trying waits a period between attempts
+//! and is told how long (429 with Retry-After). Attempts are counted before any hashing
+//! is done, successful ones too, so a burst of concurrent guesses cannot slip past
+//! before the first failure is recorded; a player logs in rarely enough not to notice.
+//!
+//! An attacker must not be able to lock a player out by guessing their password. So
+//! the tight per-account limit applies to each (account, address) pair: guesses from
+//! one address use up that address's allowance, not the player's. Above it, one
+//! generous ceiling per account (whatever the address) bounds guessing from many
+//! addresses at once, with a back-off of a second or two at most.
+
+use crate::error::AppError;
+use actix_web::HttpRequest;
+use argon2::Argon2;
+use argon2::password_hash::{
+    PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
+};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::hash::Hash;
+use std::net::{IpAddr, Ipv6Addr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+fn quota(burst: u32, one_per: Duration) -> Quota {
+    Quota::with_period(one_per)
+        .expect("a period above zero")
+        .allow_burst(NonZeroU32::new(burst).expect("a burst above zero"))
+}
+
+/// Logins from one address, any account: 30 at once, then one every 4 s. Generous,
+/// because a school or a carrier's NAT puts many players behind one address.
+fn login_per_ip() -> Quota {
+    quota(30, Duration::from_secs(4))
+}
+
+/// Logins to one account from one address: 5 at once (a forgotten password, a few
+/// guesses), then one every 20 s.
+fn login_per_pair() -> Quota {
+    quota(5, Duration::from_secs(20))
+}
+
+/// Logins to one account from everywhere: 60 at once, then one a second. It only bounds
+/// guessing spread over many addresses; its back-off is a second.
+fn login_per_account() -> Quota {
+    quota(60, Duration::from_secs(1))
+}
+
+/// Registrations from one address: 3 at once, then 5 an hour.
+fn register_per_ip() -> Quota {
+    quota(3, Duration::from_secs(3600 / 5))
+}
+
+/// How many waiting for a hashing slot, per slot, before logins are turned away at
+/// once (with Retry-After: 1) rather than queued: at ~16 ms a hash, 32 per slot is half
+/// a second of work.
+const WAITING_PER_SLOT: usize = 32;
+
+struct Limits {
+    login_ip: DefaultKeyedRateLimiter<IpAddr>,
+    login_pair: DefaultKeyedRateLimiter<(String, IpAddr)>,
+    login_account: DefaultKeyedRateLimiter<String>,
+    register_ip: DefaultKeyedRateLimiter<IpAddr>,
+}
+
+pub struct Guard {
+    /// `None` with `--no-rate-limits` (load tests, the test suite), which also lifts
+    /// the cap on logins waiting for a hashing slot.
+    limits: Option<Limits>,
+    trust_proxy: bool,
+    slots: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    max_waiting: usize,
+}
+
+/// Hashing takes at most half the cores (at least one), so that however many logins
+/// arrive, games and pages keep the rest of the machine.
+pub fn hashing_slots() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / 2).max(1)
+}
+
+/// The key an address is limited under: IPv6 by its /64, which one subscriber usually
+/// holds whole (each address of it would otherwise be a fresh allowance).
+fn ip_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+fn check<K: Hash + Eq + Clone>(
+    limiter: &DefaultKeyedRateLimiter<K>,
+    key: &K,
+) -> Result<(), AppError> {
+    limiter.check_key(key).map_err(|not_until| {
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        AppError::RateLimited(wait.as_secs() + u64::from(wait.subsec_nanos() > 0))
+    })
+}
+
+/// Gives a waiting place back when the wait ends, however it ends.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Guard {
+    pub fn new(rate_limits: bool, trust_proxy: bool) -> Guard {
+        let slots = hashing_slots();
+        Guard {
+            limits: rate_limits.then(|| Limits {
+                login_ip: RateLimiter::keyed(login_per_ip()),
+                login_pair: RateLimiter::keyed(login_per_pair()),
+                login_account: RateLimiter::keyed(login_per_account()),
+                register_ip: RateLimiter::keyed(register_per_ip()),
+            }),
+            trust_proxy,
+            slots: Arc::new(Semaphore::new(slots)),
+            waiting: AtomicUsize::new(0),
+            // Without limits (a load test registering thousands at once) everyone waits.
+            max_waiting: if rate_limits {
+                slots * WAITING_PER_SLOT
+            } else {
+                usize::MAX
+            },
+        }
+    }
+
+    /// The client's address. Behind a reverse proxy (`--trust-proxy`) it is the last
+    /// entry of `X-Forwarded-For`, the one our proxy added: earlier entries are
+    /// whatever the client sent. Otherwise it is the connection's peer.
+    pub fn client_ip(&self, req: &HttpRequest) -> IpAddr {
+        let forwarded = || {
+            let last = req.headers().get_all("x-forwarded-for").last()?;
+            last.to_str().ok()?.rsplit(',').next()?.trim().parse().ok()
+        };
+        let ip = self
+            .trust_proxy
+            .then(forwarded)
+            .flatten()
+            .or_else(|| req.peer_addr().map(|a| a.ip()))
+            .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        ip_key(ip)
+    }
+
+    /// Counts a login attempt; `account` is the username key, `None` for a name that
+    /// cannot exist. Checked narrowest first, so attempts refused by the address's
+    /// limits do not use up the account's ceiling.
+    pub fn check_login(&self, ip: IpAddr, account: Option<&str>) -> Result<(), AppError> {
+        let Some(l) = &self.limits else {
+            return Ok(());
+        };
+        check(&l.login_ip, &ip)?;
+        if let Some(account) = account {
+            check(&l.login_pair, &(account.to_string(), ip))?;
+            check(&l.login_account, &account.to_string())?;
+        }
+        Ok(())
+    }
+
+    pub fn check_register(&self, ip: IpAddr) -> Result<(), AppError> {
+        match &self.limits {
+            Some(l) => check(&l.register_ip, &ip),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs `work` on a hashing slot, off the async threads and holding no database
+    /// connection.
+    async fn on_slot<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, AppError> {
+        if self.waiting.fetch_add(1, Ordering::AcqRel) >= self.max_waiting {
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            return Err(AppError::RateLimited(1));
+        }
+        let waiting = Waiting(&self.waiting);
+        let slot = self.slots.acquire().await.map_err(AppError::internal)?;
+        drop(waiting);
+        let done = actix_web::web::block(work).await?;
+        drop(slot);
+        Ok(done)
+    }
+
+    /// An argon2id hash of a new password.
+    pub async fn hash(&self, password: String) -> Result<String, AppError> {
+        self.on_slot(move || {
+            let salt = SaltString::generate(&mut OsRng);
+            Argon2::default()
+                .hash_password(password.as_bytes(), &salt)
+                .map(|h| h.to_string())
+                .map_err(AppError::internal)
+        })
+        .await?
+    }
+
+    /// Whether `password` matches the stored hash.
+    pub async fn verify(&self, password: String, stored: String) -> Result<bool, AppError> {
+        self.on_slot(move || {
+            let hash = PasswordHash::new(&stored).map_err(AppError::internal)?;
+            Ok(Argon2::default()
+                .verify_password(password.as_bytes(), &hash)
+                .is_ok())
+        })
+        .await?
+    }
+
+    /// Drops the state of keys whose limits have fully recovered, so that addresses
+    /// seen once do not stay in memory (run every minute).
+    pub fn forget_recovered(&self) {
+        if let Some(l) = &self.limits {
+            l.login_ip.retain_recent();
+            l.login_pair.retain_recent();
+            l.login_account.retain_recent();
+            l.register_ip.retain_recent();
+            l.login_ip.shrink_to_fit();
+            l.login_pair.shrink_to_fit();
+            l.login_account.shrink_to_fit();
+            l.register_ip.shrink_to_fit();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64() {
+        let a: IpAddr = "2001:db8:1:2:3:4:5:6".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::1".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(ip_key(a), ip_key(b));
+        assert_ne!(ip_key(a), ip_key(c));
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(ip_key(mapped), "10.0.0.1".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn a_key_gets_its_burst_then_waits() {
+        let g = Guard::new(true, false);
+        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        for _ in 0..3 {
+            g.check_register(ip).unwrap();
+        }
+        match g.check_register(ip) {
+            Err(AppError::RateLimited(s)) => assert!((1..=720).contains(&s), "{s}"),
+            other => panic!("{other:?}"),
+        }
+        g.check_register("192.0.2.2".parse().unwrap()).unwrap();
+        assert!(Guard::new(false, false).check_register(ip).is_ok());
+    }
+}

@@ -1,0 +1,247 @@
+//! What a stranger can do to accounts: a flood of wrong-password logins does not slow
+//! health checks or game actions (hashing holds no database connection and runs on
+//! slots of its own); failed logins are throttled by address and by account with
+//! 429 and Retry-After, without locking the player out; registrations are limited per
+//! address; the commonest passwords are refused. Every test runs on SQLite and on
+//! PostgreSQL; the servers run with their limits on and `--trust-proxy`, so that each
+//! client can come from an address of its own (X-Forwarded-For).
+
+#[macro_use]
+mod support;
+
+use serde_json::json;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use support::policy::Rng;
+use support::{Client, Harness, Table, TestDb};
+
+db_tests! {
+    login_flood_leaves_games_and_health_checks_quick => login_flood_leaves_games_and_health_checks_quick_sqlite, login_flood_leaves_games_and_health_checks_quick_postgres;
+    failed_logins_are_throttled_without_locking_the_player_out => failed_logins_are_throttled_without_locking_the_player_out_sqlite, failed_logins_are_throttled_without_locking_the_player_out_postgres;
+    registrations_are_limited_per_address => registrations_are_limited_per_address_sqlite, registrations_are_limited_per_address_postgres;
+    common_passwords_are_refused => common_passwords_are_refused_sqlite, common_passwords_are_refused_postgres;
+}
+
+const LIMITED: &[&str] = &["--trust-proxy"];
+
+fn from(h: &Harness, ip: &str) -> Client {
+    let mut c = h.client();
+    c.forwarded_for = Some(ip.to_string());
+    c
+}
+
+async fn register(h: &Harness, ip: &str, name: &str) -> Client {
+    let mut c = from(h, ip);
+    let r = c
+        .post(
+            "/api/register",
+            json!({"username": name, "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "register {name}: {}", r.text);
+    c.name = name.to_string();
+    c
+}
+
+async fn login(c: &mut Client, name: &str, password: &str) -> support::Resp {
+    c.post(
+        "/api/login",
+        json!({"username": name, "password": password}),
+    )
+    .await
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Times `n` health checks and `n` acknowledged game actions.
+async fn probe(h: &Harness, table: &mut Table, rng: &mut Rng, n: usize) -> (Duration, Duration) {
+    let mut health = Vec::new();
+    let mut acks = Vec::new();
+    let mut c = h.client();
+    for _ in 0..n {
+        let t = Instant::now();
+        assert_eq!(c.get("/healthz").await.status, 200);
+        health.push(t.elapsed());
+        let t = Instant::now();
+        table.harmless_steps(1, rng).await;
+        acks.push(t.elapsed());
+    }
+    (median(health), median(acks))
+}
+
+/// With one database connection and 32 clients, each from addresses of its own (so no
+/// limit stops them), sending wrong-password logins without pause, health checks and
+/// move acks stay within a few times what they take on an idle server. Before, each
+/// login hashed (~16 ms) holding the connection and a place in its queue, and every
+/// health check and ack waited behind the logins: hundreds of milliseconds here.
+async fn login_flood_leaves_games_and_health_checks_quick(db: TestDb) {
+    let h = Harness::start_with_flags(db, &["--trust-proxy", "--db-connections", "1"]);
+    let a = register(&h, "10.1.0.1", "alice").await;
+    let b = register(&h, "10.1.0.2", "bobby").await;
+    let mut table = Table::open(&h, a, b, 60, false).await;
+    let mut rng = Rng::new(7);
+    table.harmless_steps(2, &mut rng).await;
+    let (health_idle, ack_idle) = probe(&h, &mut table, &mut rng, 9).await;
+
+    let stop = Rc::new(Cell::new(false));
+    let sent = Rc::new(Cell::new(0u32));
+    let mut flooders = Vec::new();
+    for f in 0..32u32 {
+        let (stop, sent, base) = (stop.clone(), sent.clone(), h.base());
+        flooders.push(actix_web::rt::spawn(async move {
+            let mut i = 0u32;
+            while !stop.get() {
+                let mut c = Client::new(&base);
+                c.forwarded_for = Some(format!("10.{}.{}.{}", 100 + f, i / 250, i % 250 + 1));
+                // Names no one has: the server still hashes, against a dummy.
+                let r = login(&mut c, &format!("ghost{f}x{i}"), "wrong password").await;
+                assert_eq!(r.status, 401, "{}", r.text);
+                sent.set(sent.get() + 1);
+                i += 1;
+            }
+        }));
+    }
+    actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+    let (health_flood, ack_flood) = probe(&h, &mut table, &mut rng, 9).await;
+    stop.set(true);
+    for f in flooders {
+        f.await.unwrap();
+    }
+    eprintln!(
+        "idle: health {health_idle:?}, ack {ack_idle:?}; under {} logins: health \
+         {health_flood:?}, ack {ack_flood:?}",
+        sent.get()
+    );
+    assert!(sent.get() >= 32, "the flood ran");
+    // Generous: the hashing slot still takes a core of this machine's two.
+    let bound = |idle: Duration| idle * 5 + Duration::from_millis(60);
+    assert!(
+        health_flood <= bound(health_idle),
+        "health checks slowed from {health_idle:?} to {health_flood:?}"
+    );
+    assert!(
+        ack_flood <= bound(ack_idle),
+        "acks slowed from {ack_idle:?} to {ack_flood:?}"
+    );
+}
+
+async fn failed_logins_are_throttled_without_locking_the_player_out(db: TestDb) {
+    let h = Harness::start_with_flags(db, LIMITED);
+    register(&h, "10.0.0.1", "alice").await;
+    let mut mallory = from(&h, "10.6.6.6");
+    // The first few guesses are answered; then the address waits for this account.
+    for _ in 0..5 {
+        login(&mut mallory, "alice", "wrong password")
+            .await
+            .assert_error(401, "bad_credentials");
+    }
+    for password in ["wrong password", "correct horse"] {
+        let r = login(&mut mallory, "ALICE", password).await;
+        r.assert_error(429, "rate_limited");
+        let wait: u64 = r
+            .retry_after
+            .as_deref()
+            .expect("Retry-After")
+            .parse()
+            .unwrap();
+        assert!((1..=20).contains(&wait), "Retry-After {wait}");
+    }
+    // Alice, from anywhere else, is not locked out.
+    let mut phone = from(&h, "10.0.0.2");
+    assert_eq!(
+        login(&mut phone, "alice", "correct horse").await.status,
+        200
+    );
+    assert_eq!(phone.get("/api/me").await.status, 200);
+
+    // One address trying many accounts (names no one has, each hashed against a
+    // dummy) meets the address's own limit.
+    let mut sprayer = from(&h, "10.7.7.7");
+    let mut refused_at = None;
+    for i in 0..40 {
+        let r = login(&mut sprayer, &format!("nobody{i}"), "wrong password").await;
+        if r.status == 429 {
+            refused_at = Some(i);
+            assert!(r.retry_after.is_some());
+            break;
+        }
+        r.assert_error(401, "bad_credentials");
+    }
+    assert_eq!(refused_at, Some(30), "30 at once from one address");
+    // The address is limited, not the accounts: alice still logs in elsewhere.
+    let mut laptop = from(&h, "10.0.0.3");
+    assert_eq!(
+        login(&mut laptop, "alice", "correct horse").await.status,
+        200
+    );
+}
+
+/// Three registrations at once from one address, then 5 an hour; another address is
+/// not affected. Without `--trust-proxy` the header is ignored: a client cannot pick
+/// its address.
+async fn registrations_are_limited_per_address(db: TestDb) {
+    let h = Harness::start_with_flags(db, LIMITED);
+    for i in 0..3 {
+        register(&h, "10.2.0.1", &format!("farm{i}")).await;
+    }
+    let r = from(&h, "10.2.0.1")
+        .post(
+            "/api/register",
+            json!({"username": "farm3", "password": "correct horse"}),
+        )
+        .await;
+    r.assert_error(429, "rate_limited");
+    let wait: u64 = r.retry_after.expect("Retry-After").parse().unwrap();
+    assert!((60..=720).contains(&wait), "Retry-After {wait}");
+    register(&h, "10.2.0.2", "farm3").await;
+
+    drop(h.server);
+    let server = support::Server::start_with_flags(&h.db.url, &[]);
+    for i in 0..4 {
+        let mut c = Client::new(&server.base());
+        c.forwarded_for = Some(format!("10.3.0.{i}"));
+        let r = c
+            .post(
+                "/api/register",
+                json!({"username": format!("sybil{i}"), "password": "correct horse"}),
+            )
+            .await;
+        if i < 3 {
+            assert_eq!(r.status, 201, "{}", r.text);
+        } else {
+            r.assert_error(429, "rate_limited");
+        }
+    }
+}
+
+async fn common_passwords_are_refused(db: TestDb) {
+    let h = Harness::start_with_flags(db, &["--no-rate-limits"]);
+    let mut c = h.client();
+    for password in [
+        "password",
+        "12345678",
+        "Password1",
+        "QWERTYUIOP",
+        "iloveyou",
+        "woaini1314",
+        "carol_01",
+    ] {
+        c.post(
+            "/api/register",
+            json!({"username": "carol_01", "password": password}),
+        )
+        .await
+        .assert_error(400, "invalid_password");
+    }
+    let r = c
+        .post(
+            "/api/register",
+            json!({"username": "carol_01", "password": "ten green bottles"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+}
