@@ -252,6 +252,9 @@ async fn abandoned_games_are_not_paired_and_expire(db: TestDb) {
     let mut x = h.player("pairer").await;
     let mut y = h.player("latecomer").await;
     h.player("old").await;
+    // Nobody's absence is counted from before the server started, so the old game
+    // below only counts as abandoned once the server has run for the idle time.
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(2_200)).await;
     // A game 25 minutes old whose creator left long ago.
     let ancient = seed_open(
         &h,
