@@ -6,7 +6,7 @@
 mod support;
 
 use diesel::Connection;
-use junqi::db::games::{self, GameRow, OPEN};
+use junqi::db::games::{self, GameRow};
 use junqi::db::users;
 use junqi::rules::Options;
 use serde_json::{Value, json};
@@ -43,35 +43,15 @@ fn open_row(creator: i64, variant: &str, spa: u32, rated: bool, at: i64) -> Game
         seconds_per_action: spa,
         ..Options::default()
     };
-    GameRow {
-        id: junqi::live::new_game_id(),
-        variant: variant.into(),
-        status: OPEN.into(),
+    GameRow::open(
+        junqi::live::new_game_id(),
+        variant,
         rated,
-        seconds_per_action: spa as i32,
-        options: serde_json::to_string(&options).unwrap(),
-        base: 1,
-        creator_id: creator,
-        south_id: None,
-        north_id: None,
-        first_seat: None,
-        deal: None,
-        salt: None,
-        commitment: None,
-        previous_game: None,
-        next_game: None,
-        result: None,
-        reason: None,
-        score_south: None,
-        score_north: None,
-        colour_south: None,
-        steps: 0,
-        created_at: at,
-        started_at: None,
-        ended_at: None,
-        deadline_at: None,
-        end_ms: None,
-    }
+        spa as i32,
+        serde_json::to_string(&options).unwrap(),
+        creator,
+        at,
+    )
 }
 
 /// Stores an open game straight into the database.

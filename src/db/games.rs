@@ -44,6 +44,49 @@ pub struct GameRow {
     pub end_ms: Option<i64>,
 }
 
+impl GameRow {
+    /// A new open game: settings and creator only; seats, deal and results come later.
+    pub fn open(
+        id: String,
+        variant: &str,
+        rated: bool,
+        seconds_per_action: i32,
+        options: String,
+        creator_id: i64,
+        created_at: i64,
+    ) -> GameRow {
+        GameRow {
+            id,
+            variant: variant.to_string(),
+            status: OPEN.to_string(),
+            rated,
+            seconds_per_action,
+            options,
+            base: 1,
+            creator_id,
+            south_id: None,
+            north_id: None,
+            first_seat: None,
+            deal: None,
+            salt: None,
+            commitment: None,
+            previous_game: None,
+            next_game: None,
+            result: None,
+            reason: None,
+            score_south: None,
+            score_north: None,
+            colour_south: None,
+            steps: 0,
+            created_at,
+            started_at: None,
+            ended_at: None,
+            deadline_at: None,
+            end_ms: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = game_actions)]
 pub struct ActionRow {

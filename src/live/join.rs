@@ -197,14 +197,8 @@ impl Task {
         let deadline = self.opening_deadline(&opening, now);
         let fields = OpeningFields::of(&opening);
         let row = GameRow {
-            id: new_game_id(),
-            variant: self.row.variant.clone(),
             status: RUNNING.to_string(),
-            rated: self.row.rated,
-            seconds_per_action: self.row.seconds_per_action,
-            options: self.row.options.clone(),
             base: self.row.base + 1,
-            creator_id: self.row.creator_id,
             south_id: Some(south),
             north_id: Some(north),
             first_seat: fields.first_seat.map(str::to_string),
@@ -212,18 +206,17 @@ impl Task {
             salt: fields.salt,
             commitment: fields.commitment,
             previous_game: Some(self.row.id.clone()),
-            next_game: None,
-            result: None,
-            reason: None,
-            score_south: None,
-            score_north: None,
-            colour_south: None,
-            steps: 0,
-            created_at: now,
             started_at: Some(now),
-            ended_at: None,
             deadline_at: Some(deadline),
-            end_ms: None,
+            ..GameRow::open(
+                new_game_id(),
+                &self.row.variant,
+                self.row.rated,
+                self.row.seconds_per_action,
+                self.row.options.clone(),
+                self.row.creator_id,
+                now,
+            )
         };
         let id = row.id.clone();
         let old = self.row.id.clone();

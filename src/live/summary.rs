@@ -221,33 +221,13 @@ mod tests {
 
     fn row(status: &str) -> GameRow {
         GameRow {
-            id: "g1".into(),
-            variant: "flip".into(),
             status: status.into(),
-            rated: true,
-            seconds_per_action: 30,
-            options: "{}".into(),
             base: 2,
-            creator_id: 1,
             south_id: Some(1),
-            north_id: None,
-            first_seat: None,
             deal: Some("secret".into()),
             salt: Some("secret".into()),
             commitment: Some("c0ffee".into()),
-            previous_game: None,
-            next_game: None,
-            result: None,
-            reason: None,
-            score_south: None,
-            score_north: None,
-            colour_south: None,
-            steps: 0,
-            created_at: 100,
-            started_at: None,
-            ended_at: None,
-            deadline_at: None,
-            end_ms: None,
+            ..GameRow::open("g1".into(), "flip", true, 30, "{}".into(), 1, 100)
         }
     }
 

@@ -1,7 +1,7 @@
 //! The JSON API: lobby and games, records, the board, analysis, players and health.
 
 use super::auth::require_user;
-use crate::db::games::{self, FINISHED, GameRow, OPEN};
+use crate::db::games::{self, FINISHED, GameRow};
 use crate::db::{self, users};
 use crate::error::AppError;
 use crate::live::{
@@ -49,35 +49,15 @@ impl NewGame {
             deploy_seconds: config.deploy_seconds,
             ..Options::default()
         };
-        GameRow {
-            id: new_game_id(),
-            variant: self.variant.name().to_string(),
-            status: OPEN.to_string(),
-            rated: self.rated,
-            seconds_per_action: self.seconds_per_action as i32,
-            options: serde_json::to_string(&options).expect("options serialise"),
-            base: 1,
+        GameRow::open(
+            new_game_id(),
+            self.variant.name(),
+            self.rated,
+            self.seconds_per_action as i32,
+            serde_json::to_string(&options).expect("options serialise"),
             creator_id,
-            south_id: None,
-            north_id: None,
-            first_seat: None,
-            deal: None,
-            salt: None,
-            commitment: None,
-            previous_game: None,
-            next_game: None,
-            result: None,
-            reason: None,
-            score_south: None,
-            score_north: None,
-            colour_south: None,
-            steps: 0,
-            created_at: db::now_ms(),
-            started_at: None,
-            ended_at: None,
-            deadline_at: None,
-            end_ms: None,
-        }
+            db::now_ms(),
+        )
     }
 }
 
