@@ -9,6 +9,7 @@ pub mod error;
 mod headers;
 mod history;
 mod i18n;
+mod ladder;
 mod layouts;
 mod origin;
 mod page_cache;

@@ -156,7 +156,7 @@ mod tests {
         let app = test::init_service(
             App::new()
                 .app_data(web::Data::new(Hub::new(pool, config)))
-                .app_data(web::Data::new(super::super::history::RankCounts::default()))
+                .app_data(web::Data::new(super::super::ladder::RankCounts::default()))
                 .app_data(cache.clone())
                 .configure(super::super::server::configure),
         )

@@ -1,8 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, display_name, error, headers, history, layouts, origin, page_cache, pages,
-    profile, sessions, socket_caps, throttle, ws,
+    api, assets, auth, display_name, error, headers, history, ladder, layouts, origin, page_cache,
+    pages, profile, sessions, socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -105,7 +105,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/register", web::get().to(pages::register))
     .route("/rules", web::get().to(pages::rules))
     .route("/games", web::get().to(history::games))
-    .route("/ladder", web::get().to(history::ladder))
+    .route("/ladder", web::get().to(ladder::ladder))
     .route("/layouts", web::get().to(layouts::page))
     .route("/@/{name}", web::get().to(profile::profile))
     .route("/@/{name}", web::post().to(profile::profile_form))
@@ -143,7 +143,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
         }
     });
     let data = web::Data::new(hub);
-    let rank_counts = web::Data::new(history::RankCounts::default());
+    let rank_counts = web::Data::new(ladder::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());
     let socket_caps = web::Data::new(socket_caps::SocketCaps::default());
     let secure = config.secure_cookies;
