@@ -1,6 +1,7 @@
 //! The database: one diesel connection type over SQLite and PostgreSQL, an r2d2 pool,
 //! and the migrations of each backend embedded in the binary.
 
+mod checkpoint;
 pub mod games;
 pub mod history;
 pub mod layouts;
@@ -9,6 +10,7 @@ pub mod profiles;
 pub mod schema;
 pub mod sessions;
 pub mod users;
+pub mod writer;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -60,6 +62,8 @@ pub enum DbError {
     Query(diesel::result::Error),
     Pool(r2d2::Error),
     Migration(String),
+    /// The writer thread is gone (the process is shutting down).
+    WriterStopped,
 }
 
 impl fmt::Display for DbError {
@@ -69,6 +73,7 @@ impl fmt::Display for DbError {
             DbError::Query(e) => write!(f, "database query: {e}"),
             DbError::Pool(e) => write!(f, "database pool: {e}"),
             DbError::Migration(e) => write!(f, "database migration: {e}"),
+            DbError::WriterStopped => write!(f, "the database writer has stopped"),
         }
     }
 }
@@ -119,9 +124,15 @@ impl r2d2::ManageConnection for Manager {
 
     fn connect(&self) -> Result<Pooled, DbError> {
         let conn = match self.backend {
-            Backend::Postgres => diesel::PgConnection::establish(&self.url)
-                .map(DbConn::Postgres)
-                .map_err(DbError::Connection)?,
+            Backend::Postgres => {
+                let mut c =
+                    diesel::PgConnection::establish(&self.url).map_err(DbError::Connection)?;
+                // A commit answers only once its WAL is flushed to disk, whatever the
+                // server's default: an acknowledged action survives a power cut.
+                c.batch_execute("SET synchronous_commit = on")
+                    .map_err(DbError::Query)?;
+                DbConn::Postgres(c)
+            }
             Backend::Sqlite => {
                 sqlite_global_config();
                 let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
@@ -134,10 +145,16 @@ impl r2d2::ManageConnection for Manager {
                 // Reads go through a memory map of the file rather than copies into
                 // each connection's page cache (a third of a history page's CPU went
                 // to those copies and their allocations).
+                // `synchronous = FULL` syncs the log at every commit, so a committed
+                // (and acknowledged) write survives a power cut, not only a crash of
+                // the process; the writer batches commits to make that affordable.
+                // Checkpoints run on a thread of their own (`checkpoint`), never as
+                // part of a commit.
                 c.batch_execute(
                     "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
-                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; \
-                     PRAGMA mmap_size = 1073741824;",
+                     PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
+                     PRAGMA mmap_size = 1073741824; PRAGMA wal_autocheckpoint = 0; \
+                     PRAGMA journal_size_limit = 67108864;",
                 )
                 .map_err(DbError::Query)?;
                 DbConn::Sqlite(c)
@@ -214,6 +231,9 @@ pub type PooledConn = r2d2::PooledConnection<Manager>;
 pub struct Pool {
     connections: r2d2::Pool<Manager>,
     queue: Arc<Semaphore>,
+    writer: writer::Writer,
+    /// Held while any clone of the pool lives; the checkpoint thread stops with it.
+    _alive: Arc<checkpoint::Alive>,
 }
 
 /// A place in the database's queue; the next in line goes when it is dropped.
@@ -230,6 +250,16 @@ impl Pool {
         Ok(self.connections.get()?)
     }
 
+    /// Stores what `write` writes through the database's one writer (group commit,
+    /// see `writer`), answering once it is committed.
+    pub async fn write<T, F>(&self, write: F) -> Result<T, DbError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut DbConn) -> Result<T, DbError> + Send + 'static,
+    {
+        self.writer.write(write).await
+    }
+
     /// Waits, in order of arrival, for a turn at the database.
     pub async fn turn(&self) -> Turn {
         self.queue
@@ -243,22 +273,34 @@ impl Pool {
 /// Opens a pool on `url` and applies pending migrations.
 pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
     let backend = Backend::of_url(url);
-    let manager = Manager {
-        url: url.to_string(),
-        backend,
-    };
     let connections = r2d2::Pool::builder()
         .max_size(max_size)
         // r2d2 panics when min_idle exceeds max_size (a pool of one, as tools and
         // tests open).
         .min_idle(Some(2.min(max_size)))
         .connection_timeout(Duration::from_secs(10))
-        .build(manager)?;
+        .build(Manager {
+            url: url.to_string(),
+            backend,
+        })?;
     let mut conn = connections.get()?;
     run_migrations(&mut conn)?;
+    use r2d2::ManageConnection;
+    let manager = Manager {
+        url: url.to_string(),
+        backend,
+    };
+    let writer = writer::Writer::start(manager.connect()?.conn);
+    let alive = Arc::new(checkpoint::Alive);
+    if backend == Backend::Sqlite {
+        let conn = manager.connect()?.conn;
+        checkpoint::start(conn, Arc::downgrade(&alive));
+    }
     Ok(Pool {
         connections,
         queue: Arc::new(Semaphore::new(max_size as usize + QUEUE_AHEAD)),
+        writer,
+        _alive: alive,
     })
 }
 

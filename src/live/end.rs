@@ -55,42 +55,43 @@ impl Task {
         let steps = next.steps() as i32;
         let action_text = action.map(|a| action_json(seat, a).to_string());
         let colour = colour_south.clone();
-        blocking(self.hub.pool(), move |c| {
-            let end = match (outcome, score) {
-                (Some(o), Some(score)) => {
-                    let result_of = |s: Seat| match o.winner {
-                        None => PlayerResult::Draw,
-                        Some(w) if w == s => PlayerResult::Win,
-                        Some(_) => PlayerResult::Loss,
-                    };
-                    Some(End {
-                        result: result_name(o),
-                        reason: o.reason.name(),
-                        score,
-                        ended_at: now,
-                        end_ms,
-                        players: [
-                            (south_id, result_of(Seat::South)),
-                            (north_id, result_of(Seat::North)),
-                        ],
-                    })
-                }
-                _ => None,
+        let end_of = move |(o, score): (crate::rules::Outcome, [i32; 2])| {
+            let result_of = |s: Seat| match o.winner {
+                None => PlayerResult::Draw,
+                Some(w) if w == s => PlayerResult::Win,
+                Some(_) => PlayerResult::Loss,
             };
-            games::write(
-                c,
-                &Write {
-                    game_id: &game_id,
-                    action: action_text.as_deref().map(|t| (idx, seat.name(), t, at_ms)),
-                    steps,
-                    deadline_at: deadline,
-                    colour_south: colour.as_deref(),
-                    end,
-                },
-            )?;
-            Ok(())
-        })
-        .await?;
+            End {
+                result: result_name(o),
+                reason: o.reason.name(),
+                score,
+                ended_at: now,
+                end_ms,
+                players: [
+                    (south_id, result_of(Seat::South)),
+                    (north_id, result_of(Seat::North)),
+                ],
+            }
+        };
+        // The action is acknowledged and shown only after the writer's commit that
+        // holds it: an ack always means "stored".
+        self.hub
+            .pool()
+            .write(move |c| {
+                games::write(
+                    c,
+                    &Write {
+                        game_id: &game_id,
+                        action: action_text.as_deref().map(|t| (idx, seat.name(), t, at_ms)),
+                        steps,
+                        deadline_at: deadline,
+                        colour_south: colour.as_deref(),
+                        end: outcome.zip(score).map(end_of),
+                    },
+                )
+            })
+            .await
+            .map_err(AppError::internal)?;
 
         if action.is_some() {
             self.actions += 1;

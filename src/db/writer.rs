@@ -1,0 +1,264 @@
+//! Group commit: the writes of live games go to one writer per database, which takes
+//! whatever has queued up while its last commit ran and stores it in one transaction.
+//! Each write's caller hears back only after the commit that holds it, so an answer
+//! still means "stored" — for every action in the batch at the cost of one commit (on
+//! SQLite one fsync of the log; on PostgreSQL one flush of its WAL and a round trip for
+//! `BEGIN` and one for `COMMIT`), instead of one commit each.
+//!
+//! Before, every action was its own transaction on whichever pooled connection was
+//! free: on SQLite the connections took turns at the one write lock, sleeping in the
+//! busy handler between tries, and on PostgreSQL each waited on its own WAL flush.
+
+use super::{DbConn, DbError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::thread;
+use tokio::sync::{mpsc, oneshot};
+
+/// How many writes may wait for the writer. Past it, callers wait to hand theirs over
+/// (a game's task waits, and its socket's queue fills in turn), so memory stays bounded
+/// when the disk cannot keep up.
+const QUEUE: usize = 8192;
+
+/// The most writes one transaction holds: enough that one commit serves every game
+/// that acted while the last one ran, small enough that a batch's answers are not
+/// held back long by its own size.
+const MAX_BATCH: usize = 1024;
+
+/// A write as the writer runs it. `run` may be called more than once: when a batch
+/// fails, it is rolled back and every write in it is tried again in a transaction of
+/// its own, so that one bad write never takes its neighbours' down with it.
+trait Work: Send {
+    fn run(&mut self, conn: &mut DbConn) -> Result<(), DbError>;
+    /// Hands the result over; `Ok` only once the commit holding the write succeeded.
+    fn answer(self: Box<Self>, outcome: Result<(), DbError>);
+}
+
+struct Pending<T, F> {
+    write: F,
+    value: Option<T>,
+    reply: oneshot::Sender<Result<T, DbError>>,
+}
+
+impl<T, F> Work for Pending<T, F>
+where
+    T: Send,
+    F: Fn(&mut DbConn) -> Result<T, DbError> + Send,
+{
+    fn run(&mut self, conn: &mut DbConn) -> Result<(), DbError> {
+        self.value = Some((self.write)(conn)?);
+        Ok(())
+    }
+
+    fn answer(self: Box<Self>, outcome: Result<(), DbError>) {
+        let Pending { value, reply, .. } = *self;
+        let result = outcome.and_then(|()| value.ok_or(DbError::WriterStopped));
+        // The caller may have gone (its game's task stopped); the write stands.
+        let _ = reply.send(result);
+    }
+}
+
+/// The handle to a database's writer; clones share the one writer thread, which ends
+/// when the last handle is dropped.
+#[derive(Clone)]
+pub struct Writer {
+    queue: mpsc::Sender<Box<dyn Work>>,
+    commits: Arc<AtomicU64>,
+}
+
+impl Writer {
+    /// Starts the writer on its own thread with `conn`, a connection nothing else uses.
+    pub fn start(conn: DbConn) -> Writer {
+        let (queue, jobs) = mpsc::channel(QUEUE);
+        let commits = Arc::new(AtomicU64::new(0));
+        let counted = commits.clone();
+        thread::Builder::new()
+            .name("db-writer".into())
+            .spawn(move || write_loop(conn, jobs, &counted))
+            .expect("the writer thread starts");
+        Writer { queue, commits }
+    }
+
+    /// How many transactions the writer has committed (batches and single retries).
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
+    }
+
+    /// Stores what `write` writes, in a transaction shared with other writes, and
+    /// answers once it is committed. `write` must not begin or end transactions
+    /// itself; it may run twice (see [`Work`]), so it takes what it writes by reference.
+    pub async fn write<T, F>(&self, write: F) -> Result<T, DbError>
+    where
+        T: Send + 'static,
+        F: Fn(&mut DbConn) -> Result<T, DbError> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let job = Box::new(Pending {
+            write,
+            value: None,
+            reply,
+        });
+        self.queue
+            .send(job)
+            .await
+            .map_err(|_| DbError::WriterStopped)?;
+        answer.await.map_err(|_| DbError::WriterStopped)?
+    }
+}
+
+fn write_loop(mut conn: DbConn, mut jobs: mpsc::Receiver<Box<dyn Work>>, commits: &AtomicU64) {
+    let mut batch: Vec<Box<dyn Work>> = Vec::with_capacity(MAX_BATCH);
+    while let Some(first) = jobs.blocking_recv() {
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        match run_batch(&mut conn, &mut batch) {
+            Ok(()) => {
+                commits.fetch_add(1, Ordering::Relaxed);
+                for job in batch.drain(..) {
+                    job.answer(Ok(()));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, writes = batch.len(), "a batch failed; writing one by one");
+                for mut job in batch.drain(..) {
+                    let outcome = run_alone(&mut conn, job.as_mut());
+                    if outcome.is_ok() {
+                        commits.fetch_add(1, Ordering::Relaxed);
+                    }
+                    job.answer(outcome);
+                }
+            }
+        }
+    }
+}
+
+fn run_batch(conn: &mut DbConn, batch: &mut [Box<dyn Work>]) -> Result<(), DbError> {
+    super::write_transaction(conn, |c| batch.iter_mut().try_for_each(|job| job.run(c)))
+}
+
+fn run_alone(conn: &mut DbConn, job: &mut dyn Work) -> Result<(), DbError> {
+    super::write_transaction(conn, |c| job.run(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::{self, DbConn, DbError};
+    use diesel::prelude::*;
+    use diesel::sql_types::{BigInt, Integer};
+
+    fn temp_pool(name: &str) -> (db::Pool, std::path::PathBuf) {
+        let path =
+            std::env::temp_dir().join(format!("junqi-writer-{name}-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let pool = db::connect(path.to_str().unwrap(), 2).expect("a fresh database");
+        let mut c = pool.get().unwrap();
+        diesel::sql_query("CREATE TABLE tally (n INTEGER PRIMARY KEY)")
+            .execute(&mut **c)
+            .unwrap();
+        (pool, path)
+    }
+
+    fn insert(c: &mut DbConn, n: i32) -> Result<(), DbError> {
+        diesel::sql_query("INSERT INTO tally (n) VALUES (?)")
+            .bind::<Integer, _>(n)
+            .execute(c)?;
+        Ok(())
+    }
+
+    #[derive(QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+
+    fn count(pool: &db::Pool) -> i64 {
+        let mut c = pool.get().unwrap();
+        diesel::sql_query("SELECT COUNT(*) AS n FROM tally")
+            .get_result::<Count>(&mut **c)
+            .unwrap()
+            .n
+    }
+
+    /// Writes that arrive together share commits, and each is answered only once it is
+    /// stored: after the answers, every row is there.
+    #[tokio::test]
+    async fn concurrent_writes_share_commits_and_are_stored_when_answered() {
+        let (pool, path) = temp_pool("batch");
+        let before = pool.writer.commits();
+        let writes = (0..500).map(|n| {
+            let pool = pool.clone();
+            tokio::spawn(async move { pool.write(move |c| insert(c, n)).await })
+        });
+        for w in writes.collect::<Vec<_>>() {
+            w.await.unwrap().expect("stored");
+        }
+        assert_eq!(count(&pool), 500);
+        let commits = pool.writer.commits() - before;
+        assert!(commits < 250, "500 writes took {commits} commits");
+        drop(pool);
+        let _ = std::fs::remove_file(path);
+    }
+
+    /// A write that fails (a duplicate key here) gets its error; the writes batched with
+    /// it are still stored, and the failed one left nothing behind.
+    #[tokio::test]
+    async fn one_failing_write_does_not_fail_its_batch() {
+        let (pool, path) = temp_pool("failing");
+        pool.write(|c| insert(c, 7)).await.unwrap();
+        let writes: Vec<_> = (0..100)
+            .map(|n| {
+                let pool = pool.clone();
+                tokio::spawn(async move {
+                    pool.write(move |c| {
+                        insert(c, 1000 + n)?;
+                        // The 50th also tries the taken key, after a row of its own.
+                        if n == 50 {
+                            insert(c, 7)?;
+                        }
+                        Ok(())
+                    })
+                    .await
+                })
+            })
+            .collect();
+        let mut failed = Vec::new();
+        for (n, w) in writes.into_iter().enumerate() {
+            if w.await.unwrap().is_err() {
+                failed.push(n);
+            }
+        }
+        assert_eq!(failed, vec![50]);
+        assert_eq!(count(&pool), 1 + 99);
+        drop(pool);
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[derive(QueryableByName)]
+    struct Setting {
+        #[diesel(sql_type = Integer)]
+        synchronous: i32,
+    }
+
+    /// An acknowledged write must survive a power cut, not only a crash of the
+    /// process: the log is synced at every commit (`synchronous = FULL`, 2).
+    #[tokio::test]
+    async fn sqlite_commits_are_synced() {
+        let (pool, path) = temp_pool("sync");
+        let level = pool
+            .write(|c| {
+                Ok(diesel::sql_query("PRAGMA synchronous")
+                    .get_result::<Setting>(c)?
+                    .synchronous)
+            })
+            .await
+            .unwrap();
+        assert_eq!(level, 2);
+        drop(pool);
+        let _ = std::fs::remove_file(path);
+    }
+}
