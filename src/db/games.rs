@@ -349,6 +349,7 @@ pub fn actions(conn: &mut DbConn, id: &str) -> Result<Vec<ActionRow>, DbError> {
 }
 
 /// How a game ended, as stored.
+#[derive(Clone)]
 pub struct End<'a> {
     pub result: &'a str,
     pub reason: &'a str,

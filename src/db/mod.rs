@@ -9,6 +9,7 @@ pub mod marks;
 pub mod profiles;
 pub mod schema;
 pub mod sessions;
+pub mod steps;
 pub mod users;
 pub mod writer;
 
@@ -258,6 +259,12 @@ impl Pool {
         F: Fn(&mut DbConn) -> Result<T, DbError> + Send + 'static,
     {
         self.writer.write(write).await
+    }
+
+    /// Stores a step of a running game through the writer, with the other steps of its
+    /// batch in one statement (see `steps`).
+    pub async fn write_step(&self, step: steps::Step) -> Result<(), DbError> {
+        self.writer.write_step(step).await
     }
 
     /// Waits, in order of arrival, for a turn at the database.

@@ -9,6 +9,7 @@
 //! free: on SQLite the connections took turns at the one write lock, sleeping in the
 //! busy handler between tries, and on PostgreSQL each waited on its own WAL flush.
 
+use super::steps::{self, Step};
 use super::{DbConn, DbError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,6 +30,10 @@ const MAX_BATCH: usize = 1024;
 /// fails, it is rolled back and every write in it is tried again in a transaction of
 /// its own, so that one bad write never takes its neighbours' down with it.
 trait Work: Send {
+    /// A step of a running game, stored together with the batch's other steps.
+    fn step(&self) -> Option<&Step> {
+        None
+    }
     fn run(&mut self, conn: &mut DbConn) -> Result<(), DbError>;
     /// Hands the result over; `Ok` only once the commit holding the write succeeded.
     fn answer(self: Box<Self>, outcome: Result<(), DbError>);
@@ -58,6 +63,25 @@ where
     }
 }
 
+struct StepWork {
+    step: Step,
+    reply: oneshot::Sender<Result<(), DbError>>,
+}
+
+impl Work for StepWork {
+    fn step(&self) -> Option<&Step> {
+        Some(&self.step)
+    }
+
+    fn run(&mut self, conn: &mut DbConn) -> Result<(), DbError> {
+        steps::write(conn, &[&self.step])
+    }
+
+    fn answer(self: Box<Self>, outcome: Result<(), DbError>) {
+        let _ = self.reply.send(outcome);
+    }
+}
+
 /// The handle to a database's writer; clones share the one writer thread, which ends
 /// when the last handle is dropped.
 #[derive(Clone)]
@@ -82,6 +106,16 @@ impl Writer {
     /// How many transactions the writer has committed (batches and single retries).
     pub fn commits(&self) -> u64 {
         self.commits.load(Ordering::Relaxed)
+    }
+
+    /// Stores a step of a running game (see `steps`), answering once it is committed.
+    pub async fn write_step(&self, step: Step) -> Result<(), DbError> {
+        let (reply, answer) = oneshot::channel();
+        self.queue
+            .send(Box::new(StepWork { step, reply }))
+            .await
+            .map_err(|_| DbError::WriterStopped)?;
+        answer.await.map_err(|_| DbError::WriterStopped)?
     }
 
     /// Stores what `write` writes, in a transaction shared with other writes, and
@@ -138,7 +172,14 @@ fn write_loop(mut conn: DbConn, mut jobs: mpsc::Receiver<Box<dyn Work>>, commits
 }
 
 fn run_batch(conn: &mut DbConn, batch: &mut [Box<dyn Work>]) -> Result<(), DbError> {
-    super::write_transaction(conn, |c| batch.iter_mut().try_for_each(|job| job.run(c)))
+    super::write_transaction(conn, |c| {
+        let steps: Vec<&Step> = batch.iter().filter_map(|job| job.step()).collect();
+        steps::write(c, &steps)?;
+        batch
+            .iter_mut()
+            .filter(|job| job.step().is_none())
+            .try_for_each(|job| job.run(c))
+    })
 }
 
 fn run_alone(conn: &mut DbConn, job: &mut dyn Work) -> Result<(), DbError> {

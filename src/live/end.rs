@@ -8,6 +8,7 @@ use super::summary::PlayerInfo;
 use super::task::{Entry, Task};
 use crate::db::games::{self, End, FINISHED, Write};
 use crate::db::now_ms;
+use crate::db::steps::Step;
 use crate::db::users::GameResult as PlayerResult;
 use crate::error::AppError;
 use crate::record::{action_json, result_name};
@@ -75,23 +76,36 @@ impl Task {
         };
         // The action is acknowledged and shown only after the writer's commit that
         // holds it: an ack always means "stored".
-        self.hub
-            .pool()
-            .write(move |c| {
-                games::write(
-                    c,
-                    &Write {
-                        game_id: &game_id,
-                        action: action_text.as_deref().map(|t| (idx, seat.name(), t, at_ms)),
-                        steps,
-                        deadline_at: deadline,
-                        colour_south: colour.as_deref(),
-                        end: outcome.zip(score).map(end_of),
-                    },
-                )
-            })
-            .await
-            .map_err(AppError::internal)?;
+        let pool = self.hub.pool();
+        match outcome.zip(score).map(end_of) {
+            None => {
+                pool.write_step(Step {
+                    game_id,
+                    action: action_text.map(|t| (idx, seat.name(), t, at_ms)),
+                    steps,
+                    deadline_at: deadline,
+                    colour_south: colour,
+                })
+                .await
+            }
+            Some(end) => {
+                pool.write(move |c| {
+                    games::write(
+                        c,
+                        &Write {
+                            game_id: &game_id,
+                            action: action_text.as_deref().map(|t| (idx, seat.name(), t, at_ms)),
+                            steps,
+                            deadline_at: deadline,
+                            colour_south: colour.as_deref(),
+                            end: Some(end.clone()),
+                        },
+                    )
+                })
+                .await
+            }
+        }
+        .map_err(AppError::internal)?;
 
         if action.is_some() {
             self.actions += 1;
