@@ -18,6 +18,7 @@ db_tests! {
     a_socket_that_never_reads_is_closed => a_socket_that_never_reads_is_closed_sqlite, a_socket_that_never_reads_is_closed_postgres;
     sockets_are_capped => sockets_are_capped_sqlite, sockets_are_capped_postgres;
     every_frame_counts => every_frame_counts_sqlite, every_frame_counts_postgres;
+    behind_a_proxy_sockets_count_by_client => behind_a_proxy_sockets_count_by_client_sqlite, behind_a_proxy_sockets_count_by_client_postgres;
 }
 
 /// Each of these cycles sends every other socket of the game two `presence` frames.
@@ -289,4 +290,33 @@ async fn every_frame_counts(db: TestDb) {
     s.send(TEXT, false, br#"{"t":"pi"#).unwrap();
     s.send(CONTINUATION, true, br#"ng"}"#).unwrap();
     assert_eq!(s.next(), Frame::Text(r#"{"t":"pong"}"#.into()));
+}
+
+/// Behind a reverse proxy (`--trust-proxy`) every socket comes from the proxy's
+/// address: the cap per address counts each client by the address the proxy adds to
+/// `X-Forwarded-For`, as the login limits do, so that one client cannot take the
+/// whole site's 50 and the 51st visitor is not refused for another's sockets.
+async fn behind_a_proxy_sockets_count_by_client(db: TestDb) {
+    let h = Harness::start_args(db, &["--trust-proxy"]);
+    let addr = h.server.addr.clone();
+    let proxy = from("127.0.0.4");
+    let client = |ip: &'static str| {
+        move || Options {
+            from: proxy,
+            forwarded_for: Some(ip),
+            ..Options::default()
+        }
+    };
+    let held: Vec<Raw> = (0..50)
+        .map(|_| Raw::connect(&addr, "/ws/lobby", client("203.0.113.7")()).expect("under the cap"))
+        .collect();
+    refused(
+        Raw::connect(&addr, "/ws/lobby", client("203.0.113.7")()),
+        429,
+        "too_many_sockets",
+    );
+    // The proxy's own address is not what counts: another client gets in through it.
+    let other = Raw::connect(&addr, "/ws/lobby", client("198.51.100.9")())
+        .expect("another client behind the same proxy");
+    drop((held, other));
 }

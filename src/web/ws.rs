@@ -3,6 +3,7 @@
 use super::auth::user_id;
 use super::origin::from_this_site;
 use super::socket_caps::SocketCaps;
+use super::throttle::Guard;
 use super::ws_io::{Read, Reader, Stop, Writer, close_reason, fell_behind};
 use crate::error::AppError;
 use crate::live::messages::{ErrorBody, ServerMsg};
@@ -14,7 +15,6 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason};
 use bytestring::ByteString;
 use serde::Deserialize;
-use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
@@ -42,11 +42,6 @@ fn stopped(why: Stop) -> Ending {
     }
 }
 
-fn client_address(req: &HttpRequest) -> Option<IpAddr> {
-    // The peer itself, not a forwarded-for header any client can write.
-    req.peer_addr().map(|a| a.ip())
-}
-
 #[derive(Deserialize)]
 pub struct Since {
     v: Option<u64>,
@@ -60,6 +55,7 @@ pub async fn game_socket(
     session: Session,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
+    guard: web::Data<Guard>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
     let id = path.into_inner();
@@ -68,7 +64,7 @@ pub async fn game_socket(
     let user = user_id(&session);
     let permit = caps
         .into_inner()
-        .admit(client_address(&req), user, Some(&id))?;
+        .admit(Some(guard.client_ip(&req)), user, Some(&id))?;
     let (response, ws, stream) = actix_ws::handle(&req, body)?;
     let (out, mut inbox, behind) = outbox();
     let (reply, conn) = oneshot::channel();
@@ -136,11 +132,12 @@ pub async fn lobby_socket(
     session: Session,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
+    guard: web::Data<Guard>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
     let permit = caps
         .into_inner()
-        .admit(client_address(&req), user_id(&session), None)?;
+        .admit(Some(guard.client_ip(&req)), user_id(&session), None)?;
     // A logged-in player's lobby socket keeps their open games from expiring.
     let here = user_id(&session).map(|u| hub.presence().enter(u, Place::Lobby));
     let (response, ws, stream) = actix_ws::handle(&req, body)?;

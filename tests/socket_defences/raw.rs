@@ -42,6 +42,7 @@ pub struct Options<'a> {
     pub from: Option<IpAddr>,
     pub receive_buffer: Option<usize>,
     pub origin: Option<&'a str>,
+    pub forwarded_for: Option<&'a str>,
 }
 
 impl Raw {
@@ -70,6 +71,9 @@ impl Raw {
         }
         if let Some(origin) = o.origin {
             req.push_str(&format!("Origin: {origin}\r\n"));
+        }
+        if let Some(ip) = o.forwarded_for {
+            req.push_str(&format!("X-Forwarded-For: {ip}\r\n"));
         }
         req.push_str("\r\n");
         stream.write_all(req.as_bytes()).expect("send the upgrade");
