@@ -204,6 +204,12 @@ mod tests {
         (pool, path)
     }
 
+    fn remove(path: &std::path::Path) {
+        for end in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+        }
+    }
+
     fn insert(c: &mut DbConn, n: i32) -> Result<(), DbError> {
         diesel::sql_query("INSERT INTO tally (n) VALUES (?)")
             .bind::<Integer, _>(n)
@@ -242,7 +248,7 @@ mod tests {
         let commits = pool.writer.commits() - before;
         assert!(commits < 250, "500 writes took {commits} commits");
         drop(pool);
-        let _ = std::fs::remove_file(path);
+        remove(&path);
     }
 
     /// A write that fails (a duplicate key here) gets its error; the writes batched with
@@ -276,7 +282,7 @@ mod tests {
         assert_eq!(failed, vec![50]);
         assert_eq!(count(&pool), 1 + 99);
         drop(pool);
-        let _ = std::fs::remove_file(path);
+        remove(&path);
     }
 
     #[derive(QueryableByName)]
@@ -300,6 +306,6 @@ mod tests {
             .unwrap();
         assert_eq!(level, 2);
         drop(pool);
-        let _ = std::fs::remove_file(path);
+        remove(&path);
     }
 }
