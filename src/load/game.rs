@@ -40,11 +40,16 @@ const STALLED: Duration = Duration::from_secs(75);
 /// Attempts at reopening a game's sockets before giving the game up.
 const RECONNECTS: usize = 10;
 
-/// Plays games for one pair of players until the program ends.
+/// Plays games for one pair of players until the program ends. The spawner counts
+/// the first start in `ctx.starting` (so that it knows of it at once).
 pub async fn pair_task(ctx: Rc<Ctx>, pair: Rc<Pair>, client: awc::Client) {
+    let mut first = true;
     loop {
-        ctx.while_paused().await;
-        ctx.starting.set(ctx.starting.get() + 1);
+        if !first {
+            ctx.while_paused().await;
+            ctx.starting.set(ctx.starting.get() + 1);
+        }
+        first = false;
         let started = start(&ctx, &pair, &client).await;
         ctx.starting.set(ctx.starting.get() - 1);
         match started {

@@ -64,6 +64,7 @@ pub async fn start_games(
             sleep(Duration::from_millis(5)).await;
         }
         let i = *spawned;
+        ctx.starting.set(ctx.starting.get() + 1);
         actix_web::rt::spawn(pair_task(ctx.clone(), pairs[i].clone(), clients.of_pair(i)));
         *spawned += 1;
         if i % 50 == 49 {
