@@ -1,4 +1,4 @@
-//! The `junqi` command line: `verify` and `selfplay`.
+//! The `junqi` command line: `verify`, `selfplay`, `seed` and `load`.
 
 use crate::record::{Record, RecordError, invalid_json};
 use crate::record_input::read_limited;
@@ -91,6 +91,10 @@ pub enum Command {
         #[arg(long, env = "DATABASE_URL", default_value = "junqi.db")]
         database_url: String,
     },
+    /// Live games under load: starts the server on a database, ramps concurrent games
+    /// played over the real protocol, and reports latency, errors, memory and CPU per
+    /// level; `--crash` kills the server mid-load and checks the stored records.
+    Load(Box<crate::load::LoadArgs>),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -114,6 +118,7 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     match command {
         Command::Verify { file } => verify(&file),
+        Command::Load(args) => crate::load::run(*args),
         Command::Seed {
             players,
             games,

@@ -6,6 +6,7 @@ pub mod db;
 pub mod error;
 pub mod layout_file;
 pub mod live;
+pub mod load;
 pub mod record;
 pub mod record_input;
 pub mod rules;

@@ -51,7 +51,7 @@ fn on_connect(conn: &dyn std::any::Any, _: &mut actix_web::dev::Extensions) {
 /// secret (a cookie's token is random and the database keeps only its hash); it lets
 /// forged cookies be dropped before the database is asked, and it is kept so that
 /// sessions outlive a restart.
-fn session_key(pool: &db::Pool) -> Result<Key, db::DbError> {
+pub fn session_key(pool: &db::Pool) -> Result<Key, db::DbError> {
     let mut conn = pool.get()?;
     let fresh = hex::encode(Key::generate().master());
     let stored = db::setting_or_insert(&mut conn, "session_key", &fresh)?;

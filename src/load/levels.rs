@@ -1,0 +1,133 @@
+//! The levels: start games toward each level's count (a bounded number of starts at
+//! a time), let them play through the warm-up, then measure over the hold.
+
+use super::LoadArgs;
+use super::accounts::Pair;
+use super::game::pair_task;
+use super::report::{Level, Meter};
+use super::server::Server;
+use super::shared::Ctx;
+use actix_web::rt::time::sleep;
+use std::net::{IpAddr, Ipv4Addr};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// How long the starts of a level's games may take to finish after the last began.
+const STARTS_WITHIN: Duration = Duration::from_secs(120);
+
+/// The clients, one per source address: each address carries the sockets of
+/// `--games-per-address` games (the server allows 50 sockets per address).
+pub struct Clients {
+    clients: Vec<awc::Client>,
+    per_address: usize,
+}
+
+impl Clients {
+    pub fn new(games: usize, per_address: usize) -> Clients {
+        let clients = (0..games.div_ceil(per_address))
+            .map(|k| {
+                let ip = Ipv4Addr::new(127, 1, (k / 250) as u8, (k % 250 + 1) as u8);
+                let connector = awc::Connector::new()
+                    .local_address(IpAddr::V4(ip))
+                    .timeout(Duration::from_secs(20))
+                    // No cap of its own on connections: the sockets are the load.
+                    .limit(0);
+                awc::Client::builder()
+                    .connector(connector)
+                    .timeout(Duration::from_secs(60))
+                    .finish()
+            })
+            .collect();
+        Clients {
+            clients,
+            per_address,
+        }
+    }
+
+    pub fn of_pair(&self, pair: usize) -> awc::Client {
+        self.clients[pair / self.per_address].clone()
+    }
+}
+
+/// Spawns the tasks of `pairs[*spawned..until]`, at most `in_flight` starts at a time,
+/// and waits for their starts to finish.
+pub async fn start_games(
+    ctx: &Rc<Ctx>,
+    pairs: &[Rc<Pair>],
+    clients: &Clients,
+    spawned: &mut usize,
+    until: usize,
+    in_flight: usize,
+) {
+    while *spawned < until {
+        while ctx.starting.get() >= in_flight {
+            sleep(Duration::from_millis(5)).await;
+        }
+        let i = *spawned;
+        ctx.starting.set(ctx.starting.get() + 1);
+        actix_web::rt::spawn(pair_task(ctx.clone(), pairs[i].clone(), clients.of_pair(i)));
+        *spawned += 1;
+        if i % 50 == 49 {
+            // Let the tasks just spawned begin their starts.
+            actix_web::rt::task::yield_now().await;
+        }
+    }
+    let deadline = Instant::now() + STARTS_WITHIN;
+    while ctx.starting.get() > 0 && Instant::now() < deadline {
+        sleep(Duration::from_millis(50)).await;
+    }
+}
+
+pub async fn run(
+    ctx: &Rc<Ctx>,
+    args: &LoadArgs,
+    server: &Server,
+    pairs: &[Rc<Pair>],
+    clients: &Clients,
+) -> Vec<Level> {
+    let mut levels = args.levels.clone();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut spawned = 0;
+    let mut rows = Vec::new();
+    for level in levels {
+        ctx.stats.borrow_mut().reset_counts();
+        let ramp = Instant::now();
+        eprintln!("level {level}: starting {} games", level - spawned);
+        start_games(
+            ctx,
+            pairs,
+            clients,
+            &mut spawned,
+            level,
+            args.starts_in_flight,
+        )
+        .await;
+        let ramp_s = ramp.elapsed().as_secs_f64();
+        eprintln!(
+            "level {level}: {} games playing after {ramp_s:.1} s; warming up for {} s",
+            ctx.playing.get(),
+            args.warmup
+        );
+        sleep(Duration::from_secs(args.warmup)).await;
+        ctx.stats.borrow_mut().reset_samples();
+        let from = Meter::now(server);
+        ctx.measuring.set(true);
+        sleep(Duration::from_secs(args.hold)).await;
+        ctx.measuring.set(false);
+        let to = Meter::now(server);
+        let row = Level::measure(
+            level,
+            ctx.playing.get(),
+            ramp_s,
+            &mut ctx.stats.borrow_mut(),
+            &from,
+            &to,
+            server,
+        );
+        eprintln!("{}", super::report::HEADER);
+        eprintln!("{}", row.line());
+        rows.push(row);
+    }
+    rows
+}

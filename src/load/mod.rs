@@ -1,0 +1,162 @@
+//! `junqi load`: live games under load. Starts the server from this binary on the
+//! given database, makes the players straight in the database, then plays casual flip
+//! games over the real protocol from one client thread (so that the client takes at
+//! most one of the machine's cores), ramping through the levels and measuring each;
+//! or, with `--crash`, kills the server mid-load and checks the stored records.
+//!
+//! - `options`: the command's options;
+//! - `accounts`: players, sessions and their cookies, made in the database;
+//! - `server`: starting and killing the server; memory and CPU from /proc;
+//! - `protocol`: the messages as the client reads and sends them;
+//! - `shared`: what the game tasks and the orchestrator share;
+//! - `game`: one pair of players and their games;
+//! - `stats`, `report`: counting, percentiles and the report;
+//! - `levels`: the ramp and the measured levels;
+//! - `crash`: the kill, the restart and the check.
+
+pub mod accounts;
+pub mod crash;
+pub mod game;
+pub mod levels;
+pub mod options;
+pub mod protocol;
+pub mod report;
+pub mod server;
+pub mod shared;
+pub mod stats;
+
+pub use options::LoadArgs;
+
+use crate::db::{self, Backend, Pool};
+use accounts::Pair;
+use levels::Clients;
+use report::Report;
+use server::Server;
+use shared::Ctx;
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::time::Instant;
+
+pub fn run(args: LoadArgs) -> ExitCode {
+    if let Some(problem) = args.problem() {
+        eprintln!("junqi load: {problem}");
+        return ExitCode::from(2);
+    }
+    match prepare_and_drive(&args) {
+        Ok(report) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string(&report).expect("report serialises")
+                );
+            } else {
+                print!("{}", report.text());
+            }
+            if report.crash.as_ref().is_some_and(|c| c.failed()) {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("junqi load: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
+    let games = args.most_games();
+    let limit = server::raise_open_files();
+    // Two sockets a game on each side (the server inherits this limit), and some spare.
+    let need = 2 * games as u64 + 500;
+    if limit < need {
+        eprintln!(
+            "junqi load: warning: the open-file limit is {limit}, and {games} games need \
+             about {need} (raise it with `ulimit -n`)"
+        );
+    }
+    let pool = db::connect(&args.database_url, 2).map_err(|e| e.to_string())?;
+    let made = Instant::now();
+    let pairs = accounts::prepare(&pool, games, &args.prefix).map_err(|e| e.to_string())?;
+    eprintln!(
+        "junqi load: {} players ready in {:.1} s",
+        2 * games,
+        made.elapsed().as_secs_f64()
+    );
+    let log = args.server_log.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("junqi-load-{}.log", std::process::id()))
+    });
+    eprintln!("junqi load: server log {}", log.display());
+    let mut server = Server::start(args.port, &args.database_url, &args.server_args, &log)?;
+    eprintln!(
+        "junqi load: server {} listening on {}",
+        server.pid(),
+        server.addr
+    );
+    let pairs: Vec<Rc<Pair>> = pairs.into_iter().map(Rc::new).collect();
+    let result = actix_web::rt::System::new().block_on(drive(args, &mut server, &pool, &pairs));
+    server.kill();
+    let (levels, crash) = result?;
+    Ok(Report {
+        backend: match Backend::of_url(&args.database_url) {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        },
+        cores: server::cores(),
+        rate: args.rate,
+        seconds_per_action: args.seconds_per_action,
+        warmup_s: args.warmup,
+        hold_s: args.hold,
+        server_args: args.server_args.clone(),
+        levels,
+        crash,
+    })
+}
+
+type Outcome = (Vec<report::Level>, Option<crash::CrashReport>);
+
+async fn drive(
+    args: &LoadArgs,
+    server: &mut Server,
+    pool: &Pool,
+    pairs: &[Rc<Pair>],
+) -> Result<Outcome, String> {
+    let ctx = Rc::new(Ctx::new(
+        format!("http://{}", server.addr),
+        args.interval(),
+        args.seconds_per_action,
+        args.crash,
+    ));
+    *ctx.last_ack.borrow_mut() = vec![None; pairs.len()];
+    let clients = Clients::new(pairs.len(), args.games_per_address as usize);
+    logged_in(&ctx, &clients, &pairs[0]).await?;
+    if args.crash {
+        let report = crash::run(&ctx, args, server, pool, pairs, &clients).await?;
+        Ok((Vec::new(), Some(report)))
+    } else {
+        Ok((levels::run(&ctx, args, server, pairs, &clients).await, None))
+    }
+}
+
+/// One player's cookie must be taken as a login, or nothing else will work.
+async fn logged_in(ctx: &Ctx, clients: &Clients, pair: &Pair) -> Result<(), String> {
+    let mut me = clients
+        .of_pair(0)
+        .get(ctx.url("/api/me"))
+        .insert_header((awc::http::header::COOKIE, pair.a.cookie.as_str()))
+        .send()
+        .await
+        .map_err(|e| format!("GET /api/me: {e}"))?;
+    let body = me.body().await.unwrap_or_default();
+    if me.status().as_u16() != 200 {
+        return Err(format!(
+            "GET /api/me with {}'s cookie answered {} ({}): the server does not take the \
+             sessions made for the load",
+            pair.a.username,
+            me.status(),
+            String::from_utf8_lossy(&body)
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! `junqi load`, run small: a level of a few games on a fresh SQLite file, and a crash
+//! round (the server killed mid-load, restarted, every acknowledged action checked).
+
+use serde_json::Value;
+use std::process::Command;
+
+fn temp_db(name: &str) -> (tempdir::Dir, String) {
+    let dir = tempdir::Dir::new(name);
+    let url = dir.path.join("load.db").to_string_lossy().into_owned();
+    (dir, url)
+}
+
+/// A directory removed at the end of the test.
+mod tempdir {
+    pub struct Dir {
+        pub path: std::path::PathBuf,
+    }
+
+    impl Dir {
+        pub fn new(name: &str) -> Dir {
+            let path = std::env::temp_dir().join(format!("junqi-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&path);
+            std::fs::create_dir_all(&path).unwrap();
+            Dir { path }
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+fn load(url: &str, log: &std::path::Path, args: &[&str]) -> (bool, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_junqi"))
+        .args(["load", "--json", "--database-url", url])
+        .arg(format!("--server-log={}", log.display()))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("junqi load runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        let server = std::fs::read_to_string(log).unwrap_or_default();
+        panic!("no JSON report ({e}): {stdout}\n{stderr}\nserver:\n{server}")
+    });
+    eprintln!("{stderr}");
+    (out.status.success(), report)
+}
+
+#[test]
+fn a_small_level_plays_without_errors() {
+    let (dir, url) = temp_db("load-level");
+    let log = dir.path.join("server.log");
+    let (ok, report) = load(
+        &url,
+        &log,
+        &[
+            "--levels", "20", "--warmup", "1", "--hold", "3", "--rate", "2",
+        ],
+    );
+    assert!(ok, "{report}");
+    let level = &report["levels"][0];
+    assert_eq!(level["games"], 20, "{report}");
+    assert_eq!(level["live"], 20, "{report}");
+    assert_eq!(level["errors"], 0, "{report}");
+    assert!(level["actions"].as_u64().unwrap() >= 60, "{report}");
+    assert!(
+        level["latency_ms"]["samples"].as_u64().unwrap() > 0,
+        "{report}"
+    );
+    assert!(level["ack_ms"]["p99"].as_f64().unwrap() > 0.0, "{report}");
+    assert!(level["server_rss_mib"].as_f64().unwrap() > 0.0, "{report}");
+
+    // Again on the same database: the players are found, not made twice.
+    let (ok, report) = load(
+        &url,
+        &log,
+        &["--levels", "5", "--warmup", "0", "--hold", "1"],
+    );
+    assert!(ok, "{report}");
+    assert_eq!(report["levels"][0]["errors"], 0, "{report}");
+}
+
+#[test]
+fn a_crash_loses_no_acknowledged_action() {
+    let (dir, url) = temp_db("load-crash");
+    let log = dir.path.join("server.log");
+    let (ok, report) = load(
+        &url,
+        &log,
+        &[
+            "--crash",
+            "--crash-games",
+            "20",
+            "--crash-rounds",
+            "1",
+            "--crash-seconds",
+            "4",
+            "--rate",
+            "4",
+        ],
+    );
+    let crash = &report["crash"];
+    let round = &crash["rounds"][0];
+    assert!(ok, "{report}");
+    assert!(round["games"].as_u64().unwrap() >= 20, "{report}");
+    assert!(round["acked"].as_u64().unwrap() >= 100, "{report}");
+    assert_eq!(crash["lost"], 0, "{report}");
+    assert_eq!(crash["doubled"], 0, "{report}");
+    assert_eq!(crash["stalled"], 0, "{report}");
+    assert_eq!(crash["errors"], 0, "{report}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(!log.contains("panicked"), "{log}");
+}
