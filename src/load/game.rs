@@ -442,6 +442,10 @@ impl Table {
                 (Ok(a), Ok(b)) => {
                     self.socks = [Some(a), Some(b)];
                     self.last_heard = Instant::now();
+                    // Games reconnecting together would otherwise all act at once
+                    // from now on: spread them over an interval again.
+                    self.next_at =
+                        self.last_heard + ctx.interval.mul_f64(rand::rng().random::<f64>());
                     return true;
                 }
                 (a, b) => {
