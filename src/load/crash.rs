@@ -118,15 +118,24 @@ pub async fn run(
     };
     let mut spawned = 0;
     eprintln!("crash: starting {} games", args.crash_games);
-    start_games(
+    let ramp = Duration::from_secs(args.ramp_seconds);
+    let all = args.crash_games;
+    if !start_games(
         ctx,
         pairs,
         clients,
         &mut spawned,
-        args.crash_games,
+        all,
         args.starts_in_flight,
+        ramp,
     )
-    .await;
+    .await
+    {
+        eprintln!(
+            "crash: not all games started within {} s",
+            args.ramp_seconds
+        );
+    }
     let play = Duration::from_secs(args.crash_seconds);
     eprintln!(
         "crash: {} games playing; {} s until the kill",

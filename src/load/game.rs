@@ -44,6 +44,9 @@ const RECONNECTS: usize = 10;
 /// the first start in `ctx.starting` (so that it knows of it at once).
 pub async fn pair_task(ctx: Rc<Ctx>, pair: Rc<Pair>, client: awc::Client) {
     let mut first = true;
+    // After a failed start, wait longer each time (up to half a minute): a server past
+    // what it can take is not asked again at once.
+    let mut backoff = Duration::from_secs(1);
     loop {
         if !first {
             ctx.while_paused().await;
@@ -54,6 +57,7 @@ pub async fn pair_task(ctx: Rc<Ctx>, pair: Rc<Pair>, client: awc::Client) {
         ctx.starting.set(ctx.starting.get() - 1);
         match started {
             Ok(table) => {
+                backoff = Duration::from_secs(1);
                 ctx.stats.borrow_mut().games_started += 1;
                 ctx.playing.set(ctx.playing.get() + 1);
                 play(&ctx, &pair, &client, table).await;
@@ -61,7 +65,8 @@ pub async fn pair_task(ctx: Rc<Ctx>, pair: Rc<Pair>, client: awc::Client) {
             }
             Err(kind) => {
                 ctx.failure(kind);
-                sleep(Duration::from_secs(1)).await;
+                sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(30));
             }
         }
     }
@@ -88,14 +93,18 @@ async fn start(ctx: &Ctx, pair: &Pair, client: &awc::Client) -> Result<Table, St
         .await
         .map_err(|_| "create_unreadable".to_string())?
         .id;
-    let mut joined = client
+    let joined = client
         .post(ctx.url(&format!("/api/games/{id}/join")))
         .insert_header((COOKIE, pair.b.cookie.as_str()))
         .send()
-        .await
-        .map_err(|_| "join_failed".to_string())?;
+        .await;
+    let Ok(mut joined) = joined else {
+        cancel(ctx, client, &pair.a, &id).await;
+        return Err("join_failed".to_string());
+    };
     let _ = joined.body().await;
     if joined.status().as_u16() != 200 {
+        cancel(ctx, client, &pair.a, &id).await;
         return Err(format!("join_{}", joined.status().as_u16()));
     }
     let (a, b) = futures_util::join!(
@@ -117,6 +126,19 @@ async fn start(ctx: &Ctx, pair: &Pair, client: &awc::Client) -> Result<Table, St
         next_ack: 1,
         last_heard: Instant::now(),
     })
+}
+
+/// Cancels a game that could not be joined (it would stay open until the server
+/// cancels it as abandoned). If the join went through after all, this is refused.
+async fn cancel(ctx: &Ctx, client: &awc::Client, creator: &Player, id: &str) {
+    if let Ok(mut r) = client
+        .post(ctx.url(&format!("/api/games/{id}/cancel")))
+        .insert_header((COOKIE, creator.cookie.as_str()))
+        .send()
+        .await
+    {
+        let _ = r.body().await;
+    }
 }
 
 async fn connect(
@@ -420,6 +442,10 @@ impl Table {
                 (Ok(a), Ok(b)) => {
                     self.socks = [Some(a), Some(b)];
                     self.last_heard = Instant::now();
+                    // Games reconnecting together would otherwise all act at once
+                    // from now on: spread them over an interval again.
+                    self.next_at =
+                        self.last_heard + ctx.interval.mul_f64(rand::rng().random::<f64>());
                     return true;
                 }
                 (a, b) => {

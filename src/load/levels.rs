@@ -12,9 +12,6 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// How long the starts of a level's games may take to finish after the last began.
-const STARTS_WITHIN: Duration = Duration::from_secs(120);
-
 /// The clients, one per source address: each address carries the sockets of
 /// `--games-per-address` games (the server allows 50 sockets per address).
 pub struct Clients {
@@ -50,7 +47,9 @@ impl Clients {
 }
 
 /// Spawns the tasks of `pairs[*spawned..until]`, at most `in_flight` starts at a time,
-/// and waits for their starts to finish.
+/// and waits for their starts to finish, until `within` has passed. Returns whether
+/// every start finished in time (if not, the server is past what it can take: the
+/// tasks spawned keep trying, and no more are spawned).
 pub async fn start_games(
     ctx: &Rc<Ctx>,
     pairs: &[Rc<Pair>],
@@ -58,9 +57,29 @@ pub async fn start_games(
     spawned: &mut usize,
     until: usize,
     in_flight: usize,
-) {
+    within: Duration,
+) -> bool {
+    let began = Instant::now();
+    let deadline = began + within;
+    let mut told = began;
+    let mut progress = |spawned: usize| {
+        if told.elapsed() >= Duration::from_secs(10) {
+            told = Instant::now();
+            eprintln!(
+                "  {:.0} s: {spawned} of {until} spawned, {} starting, {} playing, {} errors",
+                began.elapsed().as_secs_f64(),
+                ctx.starting.get(),
+                ctx.playing.get(),
+                ctx.stats.borrow().error_count()
+            );
+        }
+    };
     while *spawned < until {
         while ctx.starting.get() >= in_flight {
+            if Instant::now() > deadline {
+                return false;
+            }
+            progress(*spawned);
             sleep(Duration::from_millis(5)).await;
         }
         let i = *spawned;
@@ -72,10 +91,14 @@ pub async fn start_games(
             actix_web::rt::task::yield_now().await;
         }
     }
-    let deadline = Instant::now() + STARTS_WITHIN;
-    while ctx.starting.get() > 0 && Instant::now() < deadline {
+    while ctx.starting.get() > 0 {
+        if Instant::now() > deadline {
+            return false;
+        }
+        progress(*spawned);
         sleep(Duration::from_millis(50)).await;
     }
+    true
 }
 
 pub async fn run(
@@ -94,16 +117,25 @@ pub async fn run(
         ctx.stats.borrow_mut().reset_counts();
         let ramp = Instant::now();
         eprintln!("level {level}: starting {} games", level - spawned);
-        start_games(
+        let ramp_limit = Duration::from_secs(args.ramp_seconds);
+        let reached = start_games(
             ctx,
             pairs,
             clients,
             &mut spawned,
             level,
             args.starts_in_flight,
+            ramp_limit,
         )
         .await;
         let ramp_s = ramp.elapsed().as_secs_f64();
+        if !reached {
+            eprintln!(
+                "level {level}: not all games started within {} s: measuring what plays, \
+                 then stopping",
+                args.ramp_seconds
+            );
+        }
         eprintln!(
             "level {level}: {} games playing after {ramp_s:.1} s; warming up for {} s",
             ctx.playing.get(),
@@ -116,7 +148,7 @@ pub async fn run(
         sleep(Duration::from_secs(args.hold)).await;
         ctx.measuring.set(false);
         let to = Meter::now(server);
-        let row = Level::measure(
+        let mut row = Level::measure(
             level,
             ctx.playing.get(),
             ramp_s,
@@ -125,9 +157,13 @@ pub async fn run(
             &to,
             server,
         );
+        row.reached = reached;
         eprintln!("{}", super::report::HEADER);
         eprintln!("{}", row.line());
         rows.push(row);
+        if !reached {
+            break;
+        }
     }
     rows
 }

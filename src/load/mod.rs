@@ -131,11 +131,18 @@ async fn drive(
     *ctx.last_ack.borrow_mut() = vec![None; pairs.len()];
     let clients = Clients::new(pairs.len(), args.games_per_address as usize);
     logged_in(&ctx, &clients, &pairs[0]).await?;
-    if args.crash {
-        let report = crash::run(&ctx, args, server, pool, pairs, &clients).await?;
-        Ok((Vec::new(), Some(report)))
-    } else {
-        Ok((levels::run(&ctx, args, server, pairs, &clients).await, None))
+    let work = async {
+        if args.crash {
+            let report = crash::run(&ctx, args, server, pool, pairs, &clients).await?;
+            Ok((Vec::new(), Some(report)))
+        } else {
+            Ok((levels::run(&ctx, args, server, pairs, &clients).await, None))
+        }
+    };
+    // On Ctrl-C, return, so that the server started here is killed too.
+    tokio::select! {
+        done = work => done,
+        _ = actix_web::rt::signal::ctrl_c() => Err("interrupted".to_string()),
     }
 }
 

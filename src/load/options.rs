@@ -38,6 +38,10 @@ pub struct LoadArgs {
     /// Where the server's output goes (default: a file under the temporary directory).
     #[arg(long)]
     pub server_log: Option<std::path::PathBuf>,
+    /// Seconds a level's games may take to start; past them the level is measured as
+    /// it stands and no higher level is run.
+    #[arg(long, default_value_t = 120)]
+    pub ramp_seconds: u64,
     /// Game starts (create, join, two sockets) under way at once, at most.
     #[arg(long, default_value_t = 200)]
     pub starts_in_flight: usize,

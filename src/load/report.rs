@@ -29,6 +29,9 @@ pub struct Level {
     pub live: usize,
     /// Seconds to start the level's new games.
     pub ramp_s: f64,
+    /// Whether every game of the level started within `--ramp-seconds` (if not, the
+    /// levels above it were not run).
+    pub reached: bool,
     pub hold_s: f64,
     pub actions: u64,
     pub actions_per_s: f64,
@@ -86,6 +89,7 @@ impl Level {
             games,
             live,
             ramp_s: round1(ramp_s),
+            reached: true,
             hold_s: round1(secs),
             actions: stats.actions,
             actions_per_s: round1(stats.actions as f64 / secs),
@@ -156,6 +160,14 @@ impl Report {
             );
             for l in &self.levels {
                 let _ = writeln!(out, "{}", l.line());
+            }
+            for l in self.levels.iter().filter(|l| !l.reached) {
+                let _ = writeln!(
+                    out,
+                    "{} games: not all started within the ramp's time (the server is past \
+                     what it can take); no higher level was run",
+                    l.games
+                );
             }
             for l in self.levels.iter().filter(|l| l.errors > 0) {
                 let _ = writeln!(
