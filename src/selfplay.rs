@@ -4,7 +4,9 @@
 use crate::record::{Record, Setup};
 use crate::rules::deal::FlipStart;
 use crate::rules::layout::Deployment;
-use crate::rules::{Action, EndReason, Game, Layout, Options, Outcome, Seat, Variant};
+use crate::rules::{
+    Action, EndReason, Game, Layout, LegalActions, Options, Outcome, Seat, Variant,
+};
 use rand::rngs::StdRng;
 use rand::{CryptoRng, RngExt, SeedableRng};
 use std::collections::BTreeMap;
@@ -53,19 +55,33 @@ pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, 
 }
 
 /// Plays `game` to its end, choosing uniformly among the legal flips and moves, and
-/// calls `on_action` with each action taken. Returns the number of actions.
+/// calls `on_action` with each action taken. Returns the number of actions. `legal`
+/// is left empty: the choice is made from `Game::legal`, which builds no list (the
+/// same actions in the same order, so a seed plays the same game either way).
 pub fn play_out<R: RngExt + ?Sized>(
     game: &mut Game,
     rng: &mut R,
     legal: &mut Vec<Action>,
+    on_action: impl FnMut(Seat, Action),
+) -> u32 {
+    legal.clear();
+    play(game, rng, on_action)
+}
+
+/// `play_out` without a scratch list.
+pub fn play<R: RngExt + ?Sized>(
+    game: &mut Game,
+    rng: &mut R,
     mut on_action: impl FnMut(Seat, Action),
 ) -> u32 {
     let mut n = 0;
+    let mut legal = LegalActions::new();
     while !game.is_over() {
-        legal.clear();
-        game.legal_actions(legal);
+        game.legal_into(&mut legal);
         let seat = game.to_move();
-        let action = legal[rng.random_range(0..legal.len())];
+        let action = legal
+            .get(rng.random_range(0..legal.len()))
+            .expect("an index below the count");
         game.apply(seat, action, None)
             .expect("a listed legal action is accepted");
         on_action(seat, action);
@@ -77,10 +93,7 @@ pub fn play_out<R: RngExt + ?Sized>(
 /// One random game and its record.
 pub fn random_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, Record) {
     let (mut game, mut record) = new_game(variant, rng);
-    let mut legal = Vec::with_capacity(128);
-    play_out(&mut game, rng, &mut legal, |s, a| {
-        record.actions.push((s, a))
-    });
+    play(&mut game, rng, |s, a| record.actions.push((s, a)));
     (game, record)
 }
 
@@ -103,12 +116,11 @@ pub struct Report {
 pub fn run(variant: Variant, games: u64, seed: u64) -> Report {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
-    let mut legal = Vec::with_capacity(128);
     let mut actions = 0u64;
     let start = Instant::now();
     for _ in 0..games {
         let (mut game, _) = new_game(variant, &mut rng);
-        actions += play_out(&mut game, &mut rng, &mut legal, |_, _| {}) as u64;
+        actions += play(&mut game, &mut rng, |_, _| {}) as u64;
         let o = game.outcome().expect("played out");
         *outcomes.entry(outcome_key(o)).or_default() += 1;
     }

@@ -215,6 +215,23 @@ pub(crate) struct Tables {
     rays: [[Ray; 4]; SQUARES],
     ray_count: [u8; SQUARES],
     ray_squares: Vec<Square>,
+    /// The straight runs leaving each station as masks: towards higher square indices,
+    /// then towards lower. A station lies on at most two lines, so two of each; unused
+    /// ones are 0. Masks let a slide stop at its first blocker with a few word
+    /// operations (see `slide_reach`).
+    pub slides_up: [[u64; 2]; SQUARES],
+    pub slides_down: [[u64; 2]; SQUARES],
+    /// Rail edges as masks of their lower station: `s`–`s+5` (along a file) for each
+    /// `s` in `rail_up`, `s`–`s+1` (along a rank) for each `s` in `rail_right`. An
+    /// engineer's flight spreads over them a whole front at a time.
+    pub rail_up: u64,
+    pub rail_right: u64,
+    /// Railway stations, as a mask.
+    pub rail: u64,
+    /// Camps, as a mask.
+    pub camps: u64,
+    /// Headquarters, as a mask.
+    pub headquarters: u64,
     pub lines: Vec<Vec<Square>>,
     pub edges: Vec<(Square, Square, EdgeKind)>,
 }
@@ -318,15 +335,103 @@ fn build() -> Tables {
         }
     }
 
+    let mut slides_up = [[0u64; 2]; SQUARES];
+    let mut slides_down = [[0u64; 2]; SQUARES];
+    let mut ups = [0usize; SQUARES];
+    let mut downs = [0usize; SQUARES];
+    for line in &lines {
+        for (i, &s) in line.iter().enumerate() {
+            let mask = |run: &[Square]| run.iter().fold(0u64, |m, q| m | q.bit());
+            // Lines are built in increasing index order (files by +5, ranks by +1).
+            if i + 1 < line.len() {
+                slides_up[s.index()][ups[s.index()]] = mask(&line[i + 1..]);
+                ups[s.index()] += 1;
+            }
+            if i > 0 {
+                slides_down[s.index()][downs[s.index()]] = mask(&line[..i]);
+                downs[s.index()] += 1;
+            }
+        }
+    }
+    let mask_of = |k: StationKind| {
+        Square::all()
+            .filter(|s| kind[s.index()] == k)
+            .fold(0u64, |m, s| m | s.bit())
+    };
+
+    let (mut rail_up, mut rail_right) = (0u64, 0u64);
+    for &(a, b, k) in &edges {
+        match (k, b.index() - a.index()) {
+            (EdgeKind::Rail, 5) => rail_up |= a.bit(),
+            (EdgeKind::Rail, 1) => rail_right |= a.bit(),
+            (EdgeKind::Rail, _) => unreachable!("rail edges join file or rank neighbours"),
+            (EdgeKind::Road, _) => {}
+        }
+    }
+
     Tables {
         kind,
         adjacent,
+        rail_up,
+        rail_right,
         rail_adjacent,
         rays,
         ray_count,
         ray_squares,
+        slides_up,
+        slides_down,
+        rail: mask_of(StationKind::Rail),
+        camps: mask_of(StationKind::Camp),
+        headquarters: mask_of(StationKind::Headquarters),
         lines,
         edges,
+    }
+}
+
+impl Tables {
+    /// Stations a non-engineer on the rail station `from` reaches by sliding: along
+    /// each straight run, every station up to and including the first occupied one.
+    #[inline]
+    pub fn slide_reach(&self, from: Square, occupied: u64) -> u64 {
+        let up = |ray: u64| {
+            let blockers = ray & occupied;
+            // The lowest blocker and everything below it; all of the run when none.
+            let first = blockers & blockers.wrapping_neg();
+            ray & (first | first.wrapping_sub(1))
+        };
+        let down = |ray: u64| {
+            let blockers = ray & occupied;
+            // The highest blocker and everything above it; `| 1` makes an unblocked
+            // run keep every station (a1, bit 0, is never on a run).
+            let first = (1u64 << 63) >> (blockers | 1).leading_zeros();
+            ray & !first.wrapping_sub(1)
+        };
+        let [u0, u1] = self.slides_up[from.index()];
+        let [d0, d1] = self.slides_down[from.index()];
+        up(u0) | up(u1) | down(d0) | down(d1)
+    }
+}
+
+impl Tables {
+    /// Rail stations an engineer on `from` reaches, turning freely, through empty
+    /// stations: every station of the flight, and the first occupied one on each path.
+    #[inline]
+    pub fn flight_reach(&self, from: Square, occupied: u64) -> u64 {
+        let (up, right) = (self.rail_up, self.rail_right);
+        let mut visited = from.bit();
+        let mut front = from.bit();
+        loop {
+            let next = ((front & up) << 5)
+                | ((front >> 5) & up)
+                | ((front & right) << 1)
+                | ((front >> 1) & right);
+            let new = next & !visited;
+            visited |= new;
+            front = new & !occupied;
+            if front == 0 {
+                return visited & !from.bit();
+            }
+        }
     }
 }
 
