@@ -2,7 +2,7 @@
 //! Used by `junqi selfplay`, the benchmarks and the property tests.
 
 use crate::record::{Record, Setup};
-use crate::rules::deal::FlipStart;
+use crate::rules::deal::{Deal, FlipStart};
 use crate::rules::layout::Deployment;
 use crate::rules::{
     Action, EndReason, Game, Layout, LegalActions, Options, Outcome, Seat, Variant,
@@ -50,6 +50,41 @@ pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, 
                 north: deployment.layout(Seat::North).clone(),
             };
             (game, Record::new(variant, options, 1, first, Some(setup)))
+        }
+    }
+}
+
+/// The game `new_game` sets up from the same draws of `rng`, without its record: no
+/// commitment to hash, no layouts to copy. `run` keeps nothing but the outcome.
+fn new_bare_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> Game {
+    let options = Options::default();
+    match variant {
+        Variant::Flip => {
+            // FlipStart::random's draws, in its order: deal, first seat, salt.
+            let deal = Deal::random(rng);
+            let first = if rng.random::<bool>() {
+                Seat::South
+            } else {
+                Seat::North
+            };
+            let _salt: [u8; 32] = rng.random();
+            Game::new_flip(options, &deal, first)
+        }
+        Variant::Standard => {
+            let mut deployment = Deployment::new(
+                Layout::random(Seat::South, rng),
+                Layout::random(Seat::North, rng),
+            );
+            let first = if rng.random::<bool>() {
+                Seat::South
+            } else {
+                Seat::North
+            };
+            deployment.ready(first).expect("a random layout is valid");
+            deployment
+                .ready(first.other())
+                .expect("a random layout is valid");
+            deployment.start(options).expect("both seats ready")
         }
     }
 }
@@ -119,7 +154,7 @@ pub fn run(variant: Variant, games: u64, seed: u64) -> Report {
     let mut actions = 0u64;
     let start = Instant::now();
     for _ in 0..games {
-        let (mut game, _) = new_game(variant, &mut rng);
+        let mut game = new_bare_game(variant, &mut rng);
         actions += play(&mut game, &mut rng, |_, _| {}) as u64;
         let o = game.outcome().expect("played out");
         *outcomes.entry(outcome_key(o)).or_default() += 1;
@@ -172,5 +207,22 @@ impl Report {
             self.actions_per_second, self.seconds
         );
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `run` plays the very games `new_game` would have set up.
+    #[test]
+    fn bare_games_are_new_games() {
+        for variant in [Variant::Flip, Variant::Standard] {
+            for seed in 0..20 {
+                let (full, _) = new_game(variant, &mut StdRng::seed_from_u64(seed));
+                let bare = new_bare_game(variant, &mut StdRng::seed_from_u64(seed));
+                assert_eq!(full, bare, "{variant:?} seed {seed}");
+            }
+        }
     }
 }

@@ -226,6 +226,10 @@ pub(crate) struct Tables {
     /// engineer's flight spreads over them a whole front at a time.
     pub rail_up: u64,
     pub rail_right: u64,
+    /// Every edge, road or rail, as masks of its lower station by the index step to
+    /// the upper one (1: along a rank, 5: along a file, 4 and 6: a camp's diagonals),
+    /// so that the neighbours of a whole set come from a few shifts.
+    edge_steps: [(u32, u64); 4],
     /// Railway stations, as a mask.
     pub rail: u64,
     /// Camps, as a mask.
@@ -369,9 +373,20 @@ fn build() -> Tables {
         }
     }
 
+    let mut edge_steps = [(1, 0u64), (4, 0), (5, 0), (6, 0)];
+    for &(a, b, _) in &edges {
+        let step = (b.index() - a.index()) as u32;
+        let slot = edge_steps
+            .iter_mut()
+            .find(|(d, _)| *d == step)
+            .expect("edges join rank, file or diagonal neighbours");
+        slot.1 |= a.bit();
+    }
+
     Tables {
         kind,
         adjacent,
+        edge_steps,
         rail_up,
         rail_right,
         rail_adjacent,
@@ -413,6 +428,16 @@ impl Tables {
 }
 
 impl Tables {
+    /// Every station with a neighbour in `set`.
+    #[inline]
+    pub fn next_to(&self, set: u64) -> u64 {
+        let mut out = 0;
+        for (step, lower) in self.edge_steps {
+            out |= ((set & lower) << step) | ((set >> step) & lower);
+        }
+        out
+    }
+
     /// Rail stations an engineer on `from` reaches, turning freely, through empty
     /// stations: every station of the flight, and the first occupied one on each path.
     #[inline]

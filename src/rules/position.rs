@@ -3,7 +3,7 @@
 //! The position keeps a few bitmasks beside the cells so that move generation is a
 //! handful of word operations per piece; self-play leans on this.
 
-use super::board::{SQUARES, Square, SquareSet, StationKind, tables};
+use super::board::{SQUARES, Square, SquareSet, StationKind, Tables, tables};
 use super::options::{Options, Variant};
 use super::piece::{Colour, Piece, Token};
 
@@ -47,6 +47,10 @@ pub struct Position {
     immobile: u64,
     /// Mines of both colours, whatever `assume_mines_left` says of their number.
     mine_squares: u64,
+    /// Engineers, which fly on the rail, and engineers and bombs, which may attack
+    /// mines: masks so that move generation need not read each piece.
+    engineers: u64,
+    sappers: u64,
     mines: [u8; 2],
 }
 
@@ -85,6 +89,8 @@ impl Position {
             by_colour: [0; 2],
             immobile: 0,
             mine_squares: 0,
+            engineers: 0,
+            sappers: 0,
             mines: [0; 2],
         }
     }
@@ -164,6 +170,12 @@ impl Position {
             self.mine_squares |= s.bit();
             self.mines[t.colour.index()] += 1;
         }
+        if matches!(t.piece, Piece::Engineer | Piece::Bomb) {
+            self.sappers |= s.bit();
+            if t.piece == Piece::Engineer {
+                self.engineers |= s.bit();
+            }
+        }
     }
 
     pub(crate) fn take(&mut self, s: Square) -> Option<Token> {
@@ -173,6 +185,8 @@ impl Position {
         self.by_colour[t.colour.index()] &= !s.bit();
         self.immobile &= !s.bit();
         self.mine_squares &= !s.bit();
+        self.engineers &= !s.bit();
+        self.sappers &= !s.bit();
         if t.piece == Piece::Mine {
             self.mines[t.colour.index()] -= 1;
         }
@@ -237,14 +251,24 @@ impl Position {
     /// stations and the first occupied station along each path.
     pub fn reach(&self, from: Square) -> SquareSet {
         match self.get(from) {
-            Some(t) => SquareSet(self.reach_of(from, t.piece)),
+            Some(t) => SquareSet(self.reach_of(tables(), from, t.piece)),
             None => SquareSet::EMPTY,
         }
     }
 
-    #[inline]
-    fn reach_of(&self, from: Square, piece: Piece) -> u64 {
+    /// Whether `to` is in `reach(from)`; a step to a neighbour, the usual case, needs
+    /// no slide or flight worked out.
+    pub fn reaches(&self, from: Square, to: Square) -> bool {
         let tb = tables();
+        match self.get(from) {
+            Some(_) if tb.adjacent[from.index()] & to.bit() != 0 => true,
+            Some(t) => self.reach_of(tb, from, t.piece) & to.bit() != 0,
+            None => false,
+        }
+    }
+
+    #[inline]
+    fn reach_of(&self, tb: &Tables, from: Square, piece: Piece) -> u64 {
         let mut reach = tb.adjacent[from.index()];
         if tb.rail & from.bit() != 0 {
             reach |= if piece == Piece::Engineer {
@@ -260,8 +284,9 @@ impl Position {
     pub fn destinations(&self, variant: Variant, options: &Options, from: Square) -> SquareSet {
         match self.get(from) {
             Some(t) => {
-                let targets = self.targets(variant, t.colour);
-                SquareSet(self.destinations_of(variant, options, from, t, targets))
+                let tb = tables();
+                let targets = self.targets(tb, variant, t.colour);
+                SquareSet(self.destinations_of(tb, variant, options, from, t, targets))
             }
             None => SquareSet::EMPTY,
         }
@@ -271,9 +296,9 @@ impl Position {
     /// for the whole position, so that move generation need not ask square by square.
     /// `no_suicide`, which depends on both ranks, is left to `destinations_of`.
     #[inline]
-    fn targets(&self, variant: Variant, colour: Colour) -> Targets {
+    fn targets(&self, tb: &Tables, variant: Variant, colour: Colour) -> Targets {
         let enemy = colour.other().index();
-        let mut any = self.by_colour[enemy] & !tables().camps;
+        let mut any = self.by_colour[enemy] & !tb.camps;
         if variant == Variant::Standard {
             return Targets { any, plain: any };
         }
@@ -291,13 +316,14 @@ impl Position {
     #[inline]
     fn destinations_of(
         &self,
+        tb: &Tables,
         variant: Variant,
         options: &Options,
         from: Square,
         t: Token,
         targets: Targets,
     ) -> u64 {
-        let reach = self.reach_of(from, t.piece);
+        let reach = self.reach_of(tb, from, t.piece);
         let targets = match t.piece {
             Piece::Engineer | Piece::Bomb => targets.any,
             _ => targets.plain,
@@ -338,30 +364,76 @@ impl Position {
         colour: Colour,
         mut out: impl FnMut(Square, SquareSet),
     ) {
-        let targets = self.targets(variant, colour);
-        for from in self.movers(variant, colour).iter() {
-            let t = self.cells[from.index()].expect("a mover stands on its square");
-            let to = self.destinations_of(variant, options, from, t, targets);
+        // `destinations_of` for every mover, with the pieces read from the masks.
+        let tb = tables();
+        let targets = self.targets(tb, variant, colour);
+        let open = !self.occupied;
+        let (allow_any, allow_plain) = (open | targets.any, open | targets.plain);
+        let check_suicide = options.no_suicide && variant == Variant::Flip;
+        let movers = if check_suicide {
+            self.movers(variant, colour).0
+        } else {
+            self.movers_with_moves(tb, variant, colour, allow_any, allow_plain)
+        };
+        for from in SquareSet(movers).iter() {
+            let (i, bit) = (from.index(), from.bit());
+            let mut reach = tb.adjacent[i];
+            if tb.rail & bit != 0 {
+                reach |= if self.engineers & bit != 0 {
+                    tb.flight_reach(from, self.occupied)
+                } else {
+                    tb.slide_reach(from, self.occupied)
+                };
+            }
+            let allow = if self.sappers & bit != 0 {
+                allow_any
+            } else {
+                allow_plain
+            };
+            let mut to = reach & allow;
+            if check_suicide {
+                let t = self.cells[i].expect("a mover stands on its square");
+                to = self.destinations_of(tb, variant, options, from, t, targets);
+            }
             if to != 0 {
                 out(from, SquareSet(to));
             }
         }
     }
 
-    pub fn has_move(&self, variant: Variant, options: &Options, colour: Colour) -> bool {
-        let movers = self.movers(variant, colour);
-        let tb = tables();
-        // A step into an empty neighbour is always legal, and most positions have one.
-        if movers
-            .iter()
-            .any(|from| tb.adjacent[from.index()] & !self.occupied != 0)
-        {
-            return true;
+    /// The movers of `colour` with at least one move, `no_suicide` aside. A piece that
+    /// can go anywhere can go to a neighbour: a slide or flight passes an empty
+    /// neighbour first, itself a destination. So a set of neighbours decides it, for
+    /// all pieces at once.
+    #[inline]
+    fn movers_with_moves(
+        &self,
+        tb: &Tables,
+        variant: Variant,
+        colour: Colour,
+        allow_any: u64,
+        allow_plain: u64,
+    ) -> u64 {
+        let movers = self.movers(variant, colour).0;
+        let plain = movers & !self.sappers & tb.next_to(allow_plain);
+        let sappers = movers & self.sappers;
+        if sappers == 0 {
+            return plain;
         }
-        let targets = self.targets(variant, colour);
-        movers.iter().any(|from| {
+        plain | (sappers & tb.next_to(allow_any))
+    }
+
+    pub fn has_move(&self, variant: Variant, options: &Options, colour: Colour) -> bool {
+        let tb = tables();
+        let targets = self.targets(tb, variant, colour);
+        if !(options.no_suicide && variant == Variant::Flip) {
+            let open = !self.occupied;
+            let (any, plain) = (open | targets.any, open | targets.plain);
+            return self.movers_with_moves(tb, variant, colour, any, plain) != 0;
+        }
+        self.movers(variant, colour).iter().any(|from| {
             let t = self.cells[from.index()].expect("a mover stands on its square");
-            self.destinations_of(variant, options, from, t, targets) != 0
+            self.destinations_of(tb, variant, options, from, t, targets) != 0
         })
     }
 }

@@ -17,6 +17,7 @@ pub struct LegalActions {
     /// Actions up to and including each piece's, flips counted; the last is the total.
     end: [u16; SQUARES],
     movers: usize,
+    len: usize,
 }
 
 impl Default for LegalActions {
@@ -34,14 +35,12 @@ impl LegalActions {
             to: [0; SQUARES],
             end: [0; SQUARES],
             movers: 0,
+            len: 0,
         }
     }
 
     pub fn len(&self) -> usize {
-        match self.movers {
-            0 => self.flips.len() as usize,
-            n => self.end[n - 1] as usize,
-        }
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
@@ -88,12 +87,13 @@ impl LegalActions {
         flips.chain(moves)
     }
 
+    #[inline]
     fn push(&mut self, from: Square, to: SquareSet) {
-        let before = self.len();
         let k = self.movers;
+        self.len += to.len() as usize;
         self.from[k] = from.index() as u8;
         self.to[k] = to.0;
-        self.end[k] = (before + to.len() as usize) as u16;
+        self.end[k] = self.len as u16;
         self.movers = k + 1;
     }
 }
@@ -122,11 +122,13 @@ impl Game {
     pub fn legal_into(&self, legal: &mut LegalActions) {
         legal.flips = SquareSet::EMPTY;
         legal.movers = 0;
+        legal.len = 0;
         if self.outcome.is_some() {
             return;
         }
         if self.variant == Variant::Flip {
             legal.flips = self.pos.hidden();
+            legal.len = legal.flips.len() as usize;
         }
         if let Some(c) = self.moving_colour() {
             self.pos

@@ -168,7 +168,7 @@ impl Game {
         if !self.pos.movers(self.variant, colour).contains(from) {
             return Err(RuleError::HeadquartersLock(from));
         }
-        if !self.pos.reach(from).contains(to) {
+        if !self.pos.reaches(from, to) {
             return Err(RuleError::Unreachable { from, to });
         }
         if let Some(why) = self
