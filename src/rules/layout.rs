@@ -191,6 +191,19 @@ impl Layout {
     /// A random valid layout that also keeps engineers off the two front corners and
     /// puts only a mine, lieutenant or captain in the headquarters without the flag.
     pub fn random<R: Rng + ?Sized>(seat: Seat, rng: &mut R) -> Layout {
+        let cells = Layout::random_cells(seat, rng);
+        Layout(
+            Square::all()
+                .filter_map(|s| cells[s.index()].map(|p| (s, p)))
+                .collect(),
+        )
+    }
+
+    /// `random`'s layout as an array by square, for self-play, which needs no map.
+    pub(crate) fn random_cells<R: Rng + ?Sized>(
+        seat: Seat,
+        rng: &mut R,
+    ) -> [Option<Piece>; SQUARES] {
         // The same draws from `rng` in the same order as ever (a seeded layout must stay
         // the same); only the bookkeeping is arrays instead of a map and fresh lists.
         let squares: Vec<Square> = deployment_squares(seat).collect();
@@ -270,11 +283,7 @@ impl Layout {
         for (s, p) in free.into_iter().zip(pieces) {
             cells[s.index()] = Some(p);
         }
-        Layout(
-            Square::all()
-                .filter_map(|s| cells[s.index()].map(|p| (s, p)))
-                .collect(),
-        )
+        cells
     }
 }
 

@@ -156,7 +156,9 @@ impl Position {
     }
 
     pub(crate) fn put(&mut self, s: Square, t: Token) {
-        self.take(s);
+        if self.occupied & s.bit() != 0 {
+            self.take(s);
+        }
         self.cells[s.index()] = Some(t);
         self.occupied |= s.bit();
         self.by_colour[t.colour.index()] |= s.bit();
@@ -424,14 +426,17 @@ impl Position {
     }
 
     pub fn has_move(&self, variant: Variant, options: &Options, colour: Colour) -> bool {
+        let movers = self.movers(variant, colour);
         let tb = tables();
-        let targets = self.targets(tb, variant, colour);
-        if !(options.no_suicide && variant == Variant::Flip) {
-            let open = !self.occupied;
-            let (any, plain) = (open | targets.any, open | targets.plain);
-            return self.movers_with_moves(tb, variant, colour, any, plain) != 0;
+        // A step into an empty neighbour is always legal, and most positions have one.
+        if movers
+            .iter()
+            .any(|from| tb.adjacent[from.index()] & !self.occupied != 0)
+        {
+            return true;
         }
-        self.movers(variant, colour).iter().any(|from| {
+        let targets = self.targets(tb, variant, colour);
+        movers.iter().any(|from| {
             let t = self.cells[from.index()].expect("a mover stands on its square");
             self.destinations_of(tb, variant, options, from, t, targets) != 0
         })

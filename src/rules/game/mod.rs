@@ -16,7 +16,7 @@ pub use error::RuleError;
 pub use legal::LegalActions;
 pub use outcome::{EndReason, Outcome};
 
-use super::board::{Square, SquareSet};
+use super::board::{SQUARES, Square, SquareSet};
 use super::deal::Deal;
 use super::layout::Layout;
 use super::options::{Limits, Options, Variant};
@@ -56,6 +56,27 @@ impl Game {
         let tokens = [(south, s), (north, n)]
             .into_iter()
             .flat_map(|(l, c)| l.0.iter().map(move |(&s, &p)| (s, Token::hidden(p, c))));
+        let pos = Position::from_tokens(tokens);
+        Game::from_position(
+            Variant::Standard,
+            options,
+            pos,
+            first,
+            Some(STANDARD_COLOURS),
+        )
+    }
+
+    /// `new_standard` from layouts held as arrays by square, as self-play draws them.
+    pub(crate) fn new_standard_cells(
+        options: Options,
+        south: &[Option<Piece>; SQUARES],
+        north: &[Option<Piece>; SQUARES],
+        first: Seat,
+    ) -> Game {
+        let [s, n] = STANDARD_COLOURS;
+        let tokens = [(south, s), (north, n)].into_iter().flat_map(|(l, c)| {
+            Square::all().filter_map(move |s| l[s.index()].map(|p| (s, Token::hidden(p, c))))
+        });
         let pos = Position::from_tokens(tokens);
         Game::from_position(
             Variant::Standard,
