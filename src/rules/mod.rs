@@ -11,6 +11,7 @@ pub mod piece;
 pub mod position;
 pub mod rank;
 pub mod scoring;
+mod tables;
 pub mod view;
 
 pub use board::{EdgeKind, Square, SquareSet, StationKind};

@@ -3,9 +3,10 @@
 //! The position keeps a few bitmasks beside the cells so that move generation is a
 //! handful of word operations per piece; self-play leans on this.
 
-use super::board::{SQUARES, Square, SquareSet, StationKind, Tables, tables};
+use super::board::{SQUARES, Square, SquareSet, StationKind};
 use super::options::{Options, Variant};
 use super::piece::{Colour, Piece, Token};
+use super::tables::{Tables, tables};
 
 /// Why an attack is not allowed. Shown to players, so the wording matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -429,10 +430,7 @@ impl Position {
         let movers = self.movers(variant, colour);
         let tb = tables();
         // A step into an empty neighbour is always legal, and most positions have one.
-        if movers
-            .iter()
-            .any(|from| tb.adjacent[from.index()] & !self.occupied != 0)
-        {
+        if movers.0 & tb.next_to(!self.occupied) != 0 {
             return true;
         }
         let targets = self.targets(tb, variant, colour);

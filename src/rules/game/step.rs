@@ -3,7 +3,7 @@
 
 use crate::rules::board::Square;
 use crate::rules::options::{ColourRule, Variant};
-use crate::rules::piece::{Colour, Combat, Piece, Seat, resolve};
+use crate::rules::piece::{Colour, Combat, Piece, Seat, Token, resolve};
 
 use super::repetition::{NO_MOVE, move_code};
 use super::{Action, Applied, Effect, EndReason, Game, Outcome, RuleError};
@@ -87,6 +87,29 @@ impl Game {
         }
         applied.outcome = self.outcome;
         Ok(applied)
+    }
+
+    /// `apply(self.to_move(), action, None)` for a flip or move taken from `legal`,
+    /// `legal_into` or `legal_actions` of this very position, without checking again
+    /// what listing it established. Self-play's loop; anything else is the caller's
+    /// error (debug builds check that `apply` would have accepted it).
+    pub fn apply_listed(&mut self, action: Action) -> Applied {
+        debug_assert!(
+            self.clone().apply(self.to_move, action, None).is_ok(),
+            "{action:?} is not a legal action here"
+        );
+        let seat = self.to_move;
+        let mut applied = match action {
+            Action::Flip(at) => self.flip(seat, at).expect("a listed flip"),
+            Action::Move { from, to } => {
+                let mover = self.pos.get(from).expect("a listed move has a piece");
+                self.move_piece(seat, from, to, mover)
+            }
+            _ => panic!("only flips and moves are listed"),
+        };
+        self.finish_step(seat, &mut applied);
+        applied.outcome = self.outcome;
+        applied
     }
 
     /// Ends the game if the time limit has passed with no action (flip chess's three
@@ -177,7 +200,11 @@ impl Game {
         {
             return Err(RuleError::Attack { from, to, why });
         }
+        Ok(self.move_piece(seat, from, to, mover))
+    }
 
+    /// The move itself, once it is known to be legal.
+    fn move_piece(&mut self, seat: Seat, from: Square, to: Square, mover: Token) -> Applied {
         let target = self.pos.get(to);
         self.pos.take(from);
         let combat = target.map(|d| resolve(mover.piece, d.piece));
@@ -222,7 +249,7 @@ impl Game {
         if target.is_some_and(|d| d.piece == Piece::Flag) {
             self.outcome = Some(Outcome::win(seat, EndReason::Flag));
         }
-        Ok(applied)
+        applied
     }
 
     fn flag_square(&self, c: Colour) -> Option<Square> {
