@@ -1,9 +1,13 @@
 //! Properties of random self-play (proptest): what must hold in every game.
 
 use junqi::record::{Record, Setup};
+use junqi::rules::board::{neighbours, rail_lines, rail_neighbours};
 use junqi::rules::game::Effect;
 use junqi::rules::view::{EventView, can_see};
-use junqi::rules::{Action, Combat, Deal, Game, Seat, Variant, View, Viewer};
+use junqi::rules::{
+    Action, Combat, Deal, Game, Options, Seat, Square, SquareSet, StationKind, Variant, View,
+    Viewer,
+};
 use junqi::selfplay::{new_game, random_game};
 use proptest::prelude::*;
 use rand::SeedableRng;
@@ -47,8 +51,134 @@ fn assert_views_hide(game: &Game) {
     }
 }
 
+/// The flips and moves of the seat to move, worked out square by square from the rule
+/// book (RULES §2, §3, §4) without the position's masks: what the fast move generator
+/// must agree with.
+fn reference_actions(game: &Game) -> Vec<Action> {
+    let pos = game.position();
+    let variant = game.variant();
+    let mut out = Vec::new();
+    if game.is_over() {
+        return out;
+    }
+    if variant == Variant::Flip {
+        out.extend(
+            Square::all()
+                .filter(|&s| pos.get(s).is_some_and(|t| !t.shown))
+                .map(Action::Flip),
+        );
+    }
+    let Some(colour) = game.colour_of(game.to_move()) else {
+        return out;
+    };
+    for from in Square::all() {
+        let Some(t) = pos.get(from) else { continue };
+        let locked = variant == Variant::Standard && from.kind() == StationKind::Headquarters;
+        if t.colour != colour
+            || !t.piece.movable()
+            || (variant == Variant::Flip && !t.shown)
+            || locked
+        {
+            continue;
+        }
+        let mut reach: SquareSet = neighbours(from);
+        if from.kind() == StationKind::Rail {
+            if t.piece == junqi::rules::Piece::Engineer {
+                // Breadth-first over rail edges, through empty stations only.
+                let mut queue = vec![from];
+                let mut seen = vec![from];
+                while let Some(s) = queue.pop() {
+                    for n in rail_neighbours(s).iter() {
+                        if seen.contains(&n) {
+                            continue;
+                        }
+                        seen.push(n);
+                        reach.insert(n);
+                        if pos.get(n).is_none() {
+                            queue.push(n);
+                        }
+                    }
+                }
+            } else {
+                for line in rail_lines() {
+                    let Some(i) = line.iter().position(|&s| s == from) else {
+                        continue;
+                    };
+                    let ahead = line[i + 1..].iter();
+                    let behind = line[..i].iter().rev();
+                    for run in [ahead.collect::<Vec<_>>(), behind.collect()] {
+                        for &s in run {
+                            reach.insert(s);
+                            if pos.get(s).is_some() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for to in Square::all().filter(|&to| reach.contains(to)) {
+            let allowed = pos.get(to).is_none()
+                || pos.attack_refusal(variant, game.options(), t, to).is_none();
+            if allowed {
+                out.push(Action::Move { from, to });
+            }
+        }
+    }
+    out
+}
+
+/// Checks every way of asking for the legal actions against `reference_actions`.
+fn assert_generators_agree(game: &Game) -> Vec<Action> {
+    let expected = reference_actions(game);
+    let mut listed = Vec::new();
+    game.legal_actions(&mut listed);
+    assert_eq!(listed, expected, "legal_actions in {:?}", game.position());
+    let legal = game.legal();
+    assert_eq!(legal.len(), expected.len());
+    assert_eq!(legal.iter().collect::<Vec<_>>(), expected);
+    for (i, &a) in expected.iter().enumerate() {
+        assert_eq!(legal.get(i), Some(a), "index {i}");
+    }
+    assert_eq!(legal.get(expected.len()), None);
+    if !game.is_over() {
+        assert_eq!(game.has_legal_action(), !expected.is_empty());
+    }
+    for from in Square::all() {
+        let to: SquareSet = expected
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move { from: f, to } if f == from => Some(to),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(game.destinations(from), to, "destinations of {from}");
+    }
+    expected
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_move_generator_matches_the_rule_book(
+        seed in any::<u64>(),
+        variant in variant(),
+        no_suicide in any::<bool>(),
+    ) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let options = Options { no_suicide, ..Options::default() };
+        let mut game = match variant {
+            Variant::Flip => Game::new_flip(options, &Deal::random(&mut rng), Seat::South),
+            Variant::Standard => new_game(variant, &mut rng).0,
+        };
+        while !game.is_over() {
+            let legal = assert_generators_agree(&game);
+            let a = legal[rng.random_range_usize(legal.len())];
+            game.apply(game.to_move(), a, None).unwrap();
+        }
+        assert_generators_agree(&game);
+    }
 
     #[test]
     fn pieces_leave_the_board_only_through_combat(seed in any::<u64>(), variant in variant()) {

@@ -1,13 +1,13 @@
 //! The two-player board of RULES §1: 60 stations, their kinds, the road and rail
 //! edges, and the straight rail lines.
 //!
-//! Tables are built once from the rules' own description (ranks, files, lines) rather
-//! than typed in square by square, so the test that pins the §1 table checks the
-//! construction instead of repeating it.
+//! Its tables (`tables.rs`) are built once from the rules' own description (ranks,
+//! files, lines) rather than typed in square by square, so the test that pins the §1
+//! table checks the construction instead of repeating it.
 
+use super::tables::tables;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::LazyLock;
 
 /// A station, numbered in record order: a1, b1, c1, d1, e1, a2, … e12.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -198,142 +198,6 @@ impl Iterator for SquareIter {
         self.0 &= self.0 - 1;
         Some(Square(i as u8))
     }
-}
-
-/// A straight rail run leaving a station in one direction, nearest station first.
-#[derive(Clone, Copy)]
-pub(crate) struct Ray {
-    start: u16,
-    len: u8,
-}
-
-pub(crate) struct Tables {
-    pub kind: [StationKind; SQUARES],
-    /// Every one-step neighbour, over road or rail.
-    pub adjacent: [u64; SQUARES],
-    pub rail_adjacent: [u64; SQUARES],
-    rays: [[Ray; 4]; SQUARES],
-    ray_count: [u8; SQUARES],
-    ray_squares: Vec<Square>,
-    pub lines: Vec<Vec<Square>>,
-    pub edges: Vec<(Square, Square, EdgeKind)>,
-}
-
-impl Tables {
-    pub fn rays(&self, sq: Square) -> impl Iterator<Item = &[Square]> {
-        self.rays[sq.index()][..self.ray_count[sq.index()] as usize]
-            .iter()
-            .map(|r| &self.ray_squares[r.start as usize..r.start as usize + r.len as usize])
-    }
-}
-
-fn sq(file: u8, rank: u8) -> Square {
-    Square::new(file, rank).expect("square on the board")
-}
-
-fn build() -> Tables {
-    let mut kind = [StationKind::Road; SQUARES];
-    for s in Square::all() {
-        let (f, r) = (s.file(), s.rank());
-        let south_r = if r <= 6 { r } else { 13 - r };
-        kind[s.index()] = if south_r == 1 && (f == 1 || f == 3) {
-            StationKind::Headquarters
-        } else if matches!((f, south_r), (1, 3) | (3, 3) | (2, 4) | (1, 5) | (3, 5)) {
-            StationKind::Camp
-        } else if matches!(south_r, 2 | 6) || ((f == 0 || f == 4) && (3..=5).contains(&south_r)) {
-            StationKind::Rail
-        } else {
-            StationKind::Road
-        };
-    }
-
-    let mut lines: Vec<Vec<Square>> = Vec::new();
-    for f in [0, 4] {
-        lines.push((2..=11).map(|r| sq(f, r)).collect());
-    }
-    for r in [2, 6, 7, 11] {
-        lines.push((0..5).map(|f| sq(f, r)).collect());
-    }
-    lines.push(vec![sq(2, 6), sq(2, 7)]);
-
-    let mut rail_adjacent = [0u64; SQUARES];
-    let mut edges = Vec::new();
-    for line in &lines {
-        for w in line.windows(2) {
-            rail_adjacent[w[0].index()] |= w[1].bit();
-            rail_adjacent[w[1].index()] |= w[0].bit();
-            edges.push((w[0], w[1], EdgeKind::Rail));
-        }
-    }
-
-    let mut adjacent = rail_adjacent;
-    let mut add_road = |a: Square, b: Square, adjacent: &mut [u64; SQUARES]| {
-        if adjacent[a.index()] & b.bit() == 0 {
-            adjacent[a.index()] |= b.bit();
-            adjacent[b.index()] |= a.bit();
-            edges.push((a.min(b), a.max(b), EdgeKind::Road));
-        }
-    };
-    let same_half = |a: Square, b: Square| (a.rank() <= 6) == (b.rank() <= 6);
-    for s in Square::all() {
-        let (f, r) = (s.file() as i8, s.rank() as i8);
-        let mut try_link = |df: i8, dr: i8| {
-            let (nf, nr) = (f + df, r + dr);
-            if (0..5).contains(&nf) && (1..=12).contains(&nr) {
-                let n = sq(nf as u8, nr as u8);
-                if same_half(s, n) {
-                    add_road(s, n, &mut adjacent);
-                }
-            }
-        };
-        try_link(1, 0);
-        try_link(0, 1);
-        if kind[s.index()] == StationKind::Camp {
-            for (df, dr) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
-                try_link(df, dr);
-            }
-        }
-    }
-    edges.sort_by_key(|&(a, b, _)| (a, b));
-
-    let mut rays = [[Ray { start: 0, len: 0 }; 4]; SQUARES];
-    let mut ray_count = [0u8; SQUARES];
-    let mut ray_squares = Vec::new();
-    for line in &lines {
-        for (i, &s) in line.iter().enumerate() {
-            let forward: Vec<Square> = line[i + 1..].to_vec();
-            let backward: Vec<Square> = line[..i].iter().rev().copied().collect();
-            for run in [forward, backward] {
-                if run.is_empty() {
-                    continue;
-                }
-                let n = &mut ray_count[s.index()];
-                rays[s.index()][*n as usize] = Ray {
-                    start: ray_squares.len() as u16,
-                    len: run.len() as u8,
-                };
-                *n += 1;
-                ray_squares.extend(run);
-            }
-        }
-    }
-
-    Tables {
-        kind,
-        adjacent,
-        rail_adjacent,
-        rays,
-        ray_count,
-        ray_squares,
-        lines,
-        edges,
-    }
-}
-
-static TABLES: LazyLock<Tables> = LazyLock::new(build);
-
-pub(crate) fn tables() -> &'static Tables {
-    &TABLES
 }
 
 /// Every connection of the board, each once, with its kind.

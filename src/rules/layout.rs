@@ -1,6 +1,6 @@
 //! Standard 军棋 deployment: layouts, their validation and random layouts (RULES §4.1–§4.2).
 
-use super::board::{Square, StationKind, is_south_half};
+use super::board::{SQUARES, Square, StationKind, is_south_half};
 use super::piece::{Colour, Piece, Seat};
 use rand::Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -128,8 +128,12 @@ impl Layout {
                 v.push(LayoutViolation::EmptyStation(s));
             }
         }
+        let mut counts = [0u8; Piece::ALL.len()];
+        for &p in self.0.values() {
+            counts[p as usize] = counts[p as usize].saturating_add(1);
+        }
         for p in Piece::ALL {
-            let found = self.0.values().filter(|&&q| q == p).count() as u8;
+            let found = counts[p as usize];
             if found != p.count() {
                 v.push(LayoutViolation::WrongCount {
                     piece: p,
@@ -187,21 +191,39 @@ impl Layout {
     /// A random valid layout that also keeps engineers off the two front corners and
     /// puts only a mine, lieutenant or captain in the headquarters without the flag.
     pub fn random<R: Rng + ?Sized>(seat: Seat, rng: &mut R) -> Layout {
+        let cells = Layout::random_cells(seat, rng);
+        Layout(
+            Square::all()
+                .filter_map(|s| cells[s.index()].map(|p| (s, p)))
+                .collect(),
+        )
+    }
+
+    /// `random`'s layout as an array by square, for self-play, which needs no map.
+    pub(crate) fn random_cells<R: Rng + ?Sized>(
+        seat: Seat,
+        rng: &mut R,
+    ) -> [Option<Piece>; SQUARES] {
+        // The same draws from `rng` in the same order as ever (a seeded layout must stay
+        // the same); only the bookkeeping is arrays instead of a map and fresh lists.
         let squares: Vec<Square> = deployment_squares(seat).collect();
         let at = |f: u8, d: u8| {
             let rank = if seat == Seat::South { d } else { 13 - d };
             Square::new(f, rank).expect("square on the board")
         };
-        let mut free: Vec<Square> = squares.clone();
+        let mut free: Vec<Square> = squares;
         let mut pieces: Vec<Piece> = Piece::set().collect();
-        let mut cells = BTreeMap::new();
-        let place = |cells: &mut BTreeMap<Square, Piece>,
+        let mut cells: [Option<Piece>; SQUARES] = [None; SQUARES];
+        let place = |cells: &mut [Option<Piece>; SQUARES],
                      free: &mut Vec<Square>,
                      pieces: &mut Vec<Piece>,
                      s: Square,
                      p: Piece| {
-            cells.insert(s, p);
-            free.retain(|&x| x != s);
+            cells[s.index()] = Some(p);
+            // `remove` keeps the order, as the draws below need.
+            if let Some(i) = free.iter().position(|&x| x == s) {
+                free.remove(i);
+            }
             let i = pieces
                 .iter()
                 .position(|&q| q == p)
@@ -221,14 +243,16 @@ impl Layout {
         let guard = *guards.choose(rng).expect("guards in the set");
         place(&mut cells, &mut free, &mut pieces, other_hq, guard);
 
-        let place_among = |cells: &mut BTreeMap<Square, Piece>,
-                           free: &mut Vec<Square>,
-                           pieces: &mut Vec<Piece>,
-                           p: Piece,
-                           allowed: &dyn Fn(Square) -> bool,
-                           rng: &mut R| {
+        let mut options: Vec<Square> = Vec::with_capacity(free.len());
+        let mut place_among = |cells: &mut [Option<Piece>; SQUARES],
+                               free: &mut Vec<Square>,
+                               pieces: &mut Vec<Piece>,
+                               p: Piece,
+                               allowed: &dyn Fn(Square) -> bool,
+                               rng: &mut R| {
             while pieces.contains(&p) {
-                let options: Vec<Square> = free.iter().copied().filter(|&s| allowed(s)).collect();
+                options.clear();
+                options.extend(free.iter().copied().filter(|&s| allowed(s)));
                 let s = *options.choose(rng).expect("room for the piece");
                 place(cells, free, pieces, s, p);
             }
@@ -257,9 +281,9 @@ impl Layout {
 
         free.shuffle(rng);
         for (s, p) in free.into_iter().zip(pieces) {
-            cells.insert(s, p);
+            cells[s.index()] = Some(p);
         }
-        Layout(cells)
+        cells
     }
 }
 

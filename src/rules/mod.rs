@@ -11,11 +11,12 @@ pub mod piece;
 pub mod position;
 pub mod rank;
 pub mod scoring;
+mod tables;
 pub mod view;
 
 pub use board::{EdgeKind, Square, SquareSet, StationKind};
 pub use deal::Deal;
-pub use game::{Action, Applied, EndReason, Game, Outcome, RuleError};
+pub use game::{Action, Applied, EndReason, Game, LegalActions, Outcome, RuleError};
 pub use layout::{Layout, LayoutViolation};
 pub use options::{ColourRule, Options, Variant};
 pub use piece::{Colour, Combat, Piece, Seat, Token};

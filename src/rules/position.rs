@@ -3,9 +3,10 @@
 //! The position keeps a few bitmasks beside the cells so that move generation is a
 //! handful of word operations per piece; self-play leans on this.
 
-use super::board::{SQUARES, Square, SquareSet, StationKind, tables};
+use super::board::{SQUARES, Square, SquareSet, StationKind};
 use super::options::{Options, Variant};
 use super::piece::{Colour, Piece, Token};
+use super::tables::{Tables, tables};
 
 /// Why an attack is not allowed. Shown to players, so the wording matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +44,14 @@ pub struct Position {
     occupied: u64,
     hidden: u64,
     by_colour: [u64; 2],
+    /// Mines and flags of both colours: the pieces that never move.
+    immobile: u64,
+    /// Mines of both colours, whatever `assume_mines_left` says of their number.
+    mine_squares: u64,
+    /// Engineers, which fly on the rail, and engineers and bombs, which may attack
+    /// mines: masks so that move generation need not read each piece.
+    engineers: u64,
+    sappers: u64,
     mines: [u8; 2],
 }
 
@@ -79,6 +88,10 @@ impl Position {
             occupied: 0,
             hidden: 0,
             by_colour: [0; 2],
+            immobile: 0,
+            mine_squares: 0,
+            engineers: 0,
+            sappers: 0,
             mines: [0; 2],
         }
     }
@@ -144,15 +157,27 @@ impl Position {
     }
 
     pub(crate) fn put(&mut self, s: Square, t: Token) {
-        self.take(s);
+        if self.occupied & s.bit() != 0 {
+            self.take(s);
+        }
         self.cells[s.index()] = Some(t);
         self.occupied |= s.bit();
         self.by_colour[t.colour.index()] |= s.bit();
         if !t.shown {
             self.hidden |= s.bit();
         }
+        if !t.piece.movable() {
+            self.immobile |= s.bit();
+        }
         if t.piece == Piece::Mine {
+            self.mine_squares |= s.bit();
             self.mines[t.colour.index()] += 1;
+        }
+        if matches!(t.piece, Piece::Engineer | Piece::Bomb) {
+            self.sappers |= s.bit();
+            if t.piece == Piece::Engineer {
+                self.engineers |= s.bit();
+            }
         }
     }
 
@@ -161,6 +186,10 @@ impl Position {
         self.occupied &= !s.bit();
         self.hidden &= !s.bit();
         self.by_colour[t.colour.index()] &= !s.bit();
+        self.immobile &= !s.bit();
+        self.mine_squares &= !s.bit();
+        self.engineers &= !s.bit();
+        self.sappers &= !s.bit();
         if t.piece == Piece::Mine {
             self.mines[t.colour.index()] -= 1;
         }
@@ -211,81 +240,106 @@ impl Position {
 
     /// Pieces of `colour` that the rules let move at all, before looking at where.
     pub(crate) fn movers(&self, variant: Variant, colour: Colour) -> SquareSet {
-        let mut m = self.by_colour[colour.index()];
+        let mut m = self.by_colour[colour.index()] & !self.immobile;
         if variant == Variant::Flip {
             m &= !self.hidden;
         }
         if variant.limits().headquarters_lock {
-            m &= !HEADQUARTERS;
+            m &= !tables().headquarters;
         }
-        let mut out = SquareSet(m);
-        for s in SquareSet(m).iter() {
-            if !self.cells[s.index()].is_some_and(|t| t.piece.movable()) {
-                out.remove(s);
-            }
-        }
-        out
+        SquareSet(m)
     }
 
     /// Every station the piece on `from` could reach if nothing barred attacks: empty
     /// stations and the first occupied station along each path.
     pub fn reach(&self, from: Square) -> SquareSet {
-        let Some(t) = self.get(from) else {
-            return SquareSet::EMPTY;
-        };
-        let tb = tables();
-        let mut reach = tb.adjacent[from.index()];
-        if tb.kind[from.index()] == StationKind::Rail {
-            if t.piece == Piece::Engineer {
-                reach |= self.flight(from);
-            } else {
-                for ray in tb.rays(from) {
-                    for &s in ray {
-                        reach |= s.bit();
-                        if self.occupied & s.bit() != 0 {
-                            break;
-                        }
-                    }
-                }
-            }
+        match self.get(from) {
+            Some(t) => SquareSet(self.reach_of(tables(), from, t.piece)),
+            None => SquareSet::EMPTY,
         }
-        SquareSet(reach)
     }
 
-    /// Rail stations an engineer on `from` reaches, turning freely, through empty stations.
-    fn flight(&self, from: Square) -> u64 {
+    /// Whether `to` is in `reach(from)`; a step to a neighbour, the usual case, needs
+    /// no slide or flight worked out.
+    pub fn reaches(&self, from: Square, to: Square) -> bool {
         let tb = tables();
-        let empty = !self.occupied;
-        let mut visited = from.bit();
-        let mut frontier = tb.rail_adjacent[from.index()];
-        let mut reached = 0u64;
-        loop {
-            let new = frontier & !visited;
-            if new == 0 {
-                return reached;
-            }
-            visited |= new;
-            reached |= new;
-            frontier = 0;
-            for s in SquareSet(new & empty).iter() {
-                frontier |= tb.rail_adjacent[s.index()];
-            }
+        match self.get(from) {
+            Some(_) if tb.adjacent[from.index()] & to.bit() != 0 => true,
+            Some(t) => self.reach_of(tb, from, t.piece) & to.bit() != 0,
+            None => false,
         }
+    }
+
+    #[inline]
+    fn reach_of(&self, tb: &Tables, from: Square, piece: Piece) -> u64 {
+        let mut reach = tb.adjacent[from.index()];
+        if tb.rail & from.bit() != 0 {
+            reach |= if piece == Piece::Engineer {
+                tb.flight_reach(from, self.occupied)
+            } else {
+                tb.slide_reach(from, self.occupied)
+            };
+        }
+        reach
     }
 
     /// Destinations of the piece on `from` that are legal moves or attacks.
     pub fn destinations(&self, variant: Variant, options: &Options, from: Square) -> SquareSet {
-        let Some(t) = self.get(from) else {
-            return SquareSet::EMPTY;
+        match self.get(from) {
+            Some(t) => {
+                let tb = tables();
+                let targets = self.targets(tb, variant, t.colour);
+                SquareSet(self.destinations_of(tb, variant, options, from, t, targets))
+            }
+            None => SquareSet::EMPTY,
+        }
+    }
+
+    /// What pieces of `colour` may attack, as masks: `attack_refusal` worked out once
+    /// for the whole position, so that move generation need not ask square by square.
+    /// `no_suicide`, which depends on both ranks, is left to `destinations_of`.
+    #[inline]
+    fn targets(&self, tb: &Tables, variant: Variant, colour: Colour) -> Targets {
+        let enemy = colour.other().index();
+        let mut any = self.by_colour[enemy] & !tb.camps;
+        if variant == Variant::Standard {
+            return Targets { any, plain: any };
+        }
+        any &= !self.hidden;
+        if self.mines[enemy] > 0 {
+            // The flags, guarded while a mine of their colour is on the board.
+            any &= !(self.immobile & !self.mine_squares);
+        }
+        Targets {
+            any,
+            plain: any & !self.mine_squares,
+        }
+    }
+
+    #[inline]
+    fn destinations_of(
+        &self,
+        tb: &Tables,
+        variant: Variant,
+        options: &Options,
+        from: Square,
+        t: Token,
+        targets: Targets,
+    ) -> u64 {
+        let reach = self.reach_of(tb, from, t.piece);
+        let targets = match t.piece {
+            Piece::Engineer | Piece::Bomb => targets.any,
+            _ => targets.plain,
         };
-        let reach = self.reach(from);
-        let mut out = SquareSet(reach.0 & !self.occupied);
-        for target in SquareSet(reach.0 & self.occupied).iter() {
-            if self.attack_refusal(variant, options, t, target).is_none() {
-                out.insert(target);
+        let mut to = reach & (!self.occupied | targets);
+        if options.no_suicide && variant == Variant::Flip && t.piece.rank().is_some() {
+            for target in SquareSet(to & self.occupied).iter() {
+                if self.attack_refusal(variant, options, t, target).is_some() {
+                    to &= !target.bit();
+                }
             }
         }
-        out
+        to
     }
 
     /// Calls `out` with every legal move of `colour` as (from, to).
@@ -296,23 +350,101 @@ impl Position {
         colour: Colour,
         mut out: impl FnMut(Square, Square),
     ) {
-        for from in self.movers(variant, colour).iter() {
-            for to in self.destinations(variant, options, from).iter() {
+        self.for_each_mover(variant, options, colour, |from, to| {
+            for to in to.iter() {
                 out(from, to);
+            }
+        });
+    }
+
+    /// Calls `out` with each piece of `colour` that has a legal move, and where it
+    /// may go, in square order.
+    #[inline]
+    pub fn for_each_mover(
+        &self,
+        variant: Variant,
+        options: &Options,
+        colour: Colour,
+        mut out: impl FnMut(Square, SquareSet),
+    ) {
+        // `destinations_of` for every mover, with the pieces read from the masks.
+        let tb = tables();
+        let targets = self.targets(tb, variant, colour);
+        let open = !self.occupied;
+        let (allow_any, allow_plain) = (open | targets.any, open | targets.plain);
+        let check_suicide = options.no_suicide && variant == Variant::Flip;
+        let movers = if check_suicide {
+            self.movers(variant, colour).0
+        } else {
+            self.movers_with_moves(tb, variant, colour, allow_any, allow_plain)
+        };
+        for from in SquareSet(movers).iter() {
+            let (i, bit) = (from.index(), from.bit());
+            let mut reach = tb.adjacent[i];
+            if tb.rail & bit != 0 {
+                reach |= if self.engineers & bit != 0 {
+                    tb.flight_reach(from, self.occupied)
+                } else {
+                    tb.slide_reach(from, self.occupied)
+                };
+            }
+            let allow = if self.sappers & bit != 0 {
+                allow_any
+            } else {
+                allow_plain
+            };
+            let mut to = reach & allow;
+            if check_suicide {
+                let t = self.cells[i].expect("a mover stands on its square");
+                to = self.destinations_of(tb, variant, options, from, t, targets);
+            }
+            if to != 0 {
+                out(from, SquareSet(to));
             }
         }
     }
 
+    /// The movers of `colour` with at least one move, `no_suicide` aside. A piece that
+    /// can go anywhere can go to a neighbour: a slide or flight passes an empty
+    /// neighbour first, itself a destination. So a set of neighbours decides it, for
+    /// all pieces at once.
+    #[inline]
+    fn movers_with_moves(
+        &self,
+        tb: &Tables,
+        variant: Variant,
+        colour: Colour,
+        allow_any: u64,
+        allow_plain: u64,
+    ) -> u64 {
+        let movers = self.movers(variant, colour).0;
+        let plain = movers & !self.sappers & tb.next_to(allow_plain);
+        let sappers = movers & self.sappers;
+        if sappers == 0 {
+            return plain;
+        }
+        plain | (sappers & tb.next_to(allow_any))
+    }
+
     pub fn has_move(&self, variant: Variant, options: &Options, colour: Colour) -> bool {
-        self.movers(variant, colour)
-            .iter()
-            .any(|from| !self.destinations(variant, options, from).is_empty())
+        let movers = self.movers(variant, colour);
+        let tb = tables();
+        // A step into an empty neighbour is always legal, and most positions have one.
+        if movers.0 & tb.next_to(!self.occupied) != 0 {
+            return true;
+        }
+        let targets = self.targets(tb, variant, colour);
+        movers.iter().any(|from| {
+            let t = self.cells[from.index()].expect("a mover stands on its square");
+            self.destinations_of(tb, variant, options, from, t, targets) != 0
+        })
     }
 }
 
-const fn headquarters_mask() -> u64 {
-    // b1 d1 b12 d12
-    (1u64 << 1) | (1u64 << 3) | (1u64 << 56) | (1u64 << 58)
+/// What one colour's pieces may attack: `any` for engineers and bombs, `plain` for
+/// the rest (which may not attack mines in flip chess).
+#[derive(Clone, Copy)]
+struct Targets {
+    any: u64,
+    plain: u64,
 }
-
-const HEADQUARTERS: u64 = headquarters_mask();
