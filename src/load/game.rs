@@ -3,36 +3,19 @@
 //! interval since the game's last action has passed), times each action, and starts
 //! a new game when one ends. Failures are counted, never fatal.
 
-use super::accounts::{Pair, Player};
-use super::protocol::{Act, Created, Msg, Seat};
+use super::accounts::Pair;
+use super::protocol::{Act, Msg, Seat};
 use super::shared::{Ctx, Ledger, Sent};
+use super::start::{Sock, connect, start};
 use super::stats::micros;
 use actix_web::rt::time::{sleep, sleep_until};
-use awc::error::{WsClientError, WsProtocolError};
-use awc::http::header::COOKIE;
+use awc::error::WsProtocolError;
 use awc::ws;
-use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use futures_util::{SinkExt, StreamExt};
 use rand::RngExt;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
-
-/// The client half of a WebSocket, without naming actix-codec's `Framed`.
-trait WsConn:
-    Sink<ws::Message, Error = WsProtocolError>
-    + Stream<Item = Result<ws::Frame, WsProtocolError>>
-    + Unpin
-{
-}
-
-impl<T> WsConn for T where
-    T: Sink<ws::Message, Error = WsProtocolError>
-        + Stream<Item = Result<ws::Frame, WsProtocolError>>
-        + Unpin
-{
-}
-
-type Sock = Box<dyn WsConn>;
 
 /// With nothing heard on either socket this long, the game is taken as stuck and its
 /// sockets are opened again.
@@ -53,7 +36,9 @@ pub async fn pair_task(ctx: Rc<Ctx>, pair: Rc<Pair>, client: awc::Client) {
             ctx.starting.set(ctx.starting.get() + 1);
         }
         first = false;
-        let started = start(&ctx, &pair, &client).await;
+        let started = start(&ctx, &pair, &client)
+            .await
+            .map(|(id, a, b)| Table::new(&ctx, pair.index, id, a, b));
         ctx.starting.set(ctx.starting.get() - 1);
         match started {
             Ok(table) => {
@@ -70,99 +55,6 @@ pub async fn pair_task(ctx: Rc<Ctx>, pair: Rc<Pair>, client: awc::Client) {
             }
         }
     }
-}
-
-/// Creates a casual flip game as `a`, joins it as `b`, and opens both seats' sockets.
-async fn start(ctx: &Ctx, pair: &Pair, client: &awc::Client) -> Result<Table, String> {
-    let body = serde_json::json!({
-        "variant": "flip",
-        "seconds_per_action": ctx.seconds_per_action,
-        "rated": false,
-    });
-    let mut created = client
-        .post(ctx.url("/api/games"))
-        .insert_header((COOKIE, pair.a.cookie.as_str()))
-        .send_json(&body)
-        .await
-        .map_err(|_| "create_failed".to_string())?;
-    if created.status().as_u16() != 201 {
-        return Err(format!("create_{}", created.status().as_u16()));
-    }
-    let id = created
-        .json::<Created>()
-        .await
-        .map_err(|_| "create_unreadable".to_string())?
-        .id;
-    let joined = client
-        .post(ctx.url(&format!("/api/games/{id}/join")))
-        .insert_header((COOKIE, pair.b.cookie.as_str()))
-        .send()
-        .await;
-    let Ok(mut joined) = joined else {
-        cancel(ctx, client, &pair.a, &id).await;
-        return Err("join_failed".to_string());
-    };
-    let _ = joined.body().await;
-    if joined.status().as_u16() != 200 {
-        cancel(ctx, client, &pair.a, &id).await;
-        return Err(format!("join_{}", joined.status().as_u16()));
-    }
-    let (a, b) = futures_util::join!(
-        connect(ctx, client, &id, &pair.a, None),
-        connect(ctx, client, &id, &pair.b, None)
-    );
-    let first = ctx.interval.mul_f64(rand::rng().random::<f64>());
-    Ok(Table {
-        ledger: ctx.ledger(&id, pair.index),
-        id,
-        socks: [Some(a?), Some(b?)],
-        you: [None, None],
-        v: [0, 0],
-        legal: [Vec::new(), Vec::new()],
-        held: [Vec::new(), Vec::new()],
-        next_at: Instant::now() + first,
-        acks: Vec::new(),
-        event_wait: None,
-        next_ack: 1,
-        last_heard: Instant::now(),
-    })
-}
-
-/// Cancels a game that could not be joined (it would stay open until the server
-/// cancels it as abandoned). If the join went through after all, this is refused.
-async fn cancel(ctx: &Ctx, client: &awc::Client, creator: &Player, id: &str) {
-    if let Ok(mut r) = client
-        .post(ctx.url(&format!("/api/games/{id}/cancel")))
-        .insert_header((COOKIE, creator.cookie.as_str()))
-        .send()
-        .await
-    {
-        let _ = r.body().await;
-    }
-}
-
-async fn connect(
-    ctx: &Ctx,
-    client: &awc::Client,
-    id: &str,
-    player: &Player,
-    since: Option<u64>,
-) -> Result<Sock, String> {
-    let path = match since {
-        Some(v) => format!("/ws/game/{id}?v={v}"),
-        None => format!("/ws/game/{id}"),
-    };
-    let (_, framed) = client
-        .ws(ctx.url(&path))
-        .header(COOKIE, player.cookie.as_str())
-        .max_frame_size(1 << 20)
-        .connect()
-        .await
-        .map_err(|e| match e {
-            WsClientError::InvalidResponseStatus(s) => format!("connect_{}", s.as_u16()),
-            _ => "connect_failed".to_string(),
-        })?;
-    Ok(Box::new(framed))
 }
 
 /// What one pass of the loop came to.
@@ -218,6 +110,26 @@ async fn play(ctx: &Ctx, pair: &Pair, client: &awc::Client, mut t: Table) {
 }
 
 impl Table {
+    /// A game just started; its first action comes within an interval, at random, so
+    /// that games do not move in step.
+    fn new(ctx: &Ctx, pair: usize, id: String, a: Sock, b: Sock) -> Table {
+        let first = ctx.interval.mul_f64(rand::rng().random::<f64>());
+        Table {
+            ledger: ctx.ledger(&id, pair),
+            id,
+            socks: [Some(a), Some(b)],
+            you: [None, None],
+            v: [0, 0],
+            legal: [Vec::new(), Vec::new()],
+            held: [Vec::new(), Vec::new()],
+            next_at: Instant::now() + first,
+            acks: Vec::new(),
+            event_wait: None,
+            next_ack: 1,
+            last_heard: Instant::now(),
+        }
+    }
+
     /// The socket to move, if one holds legal actions.
     fn mover(&self) -> Option<usize> {
         (0..2).find(|&i| !self.legal[i].is_empty() && self.you[i].is_some())

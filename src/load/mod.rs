@@ -9,6 +9,7 @@
 //! - `server`: starting and killing the server; memory and CPU from /proc;
 //! - `protocol`: the messages as the client reads and sends them;
 //! - `shared`: what the game tasks and the orchestrator share;
+//! - `start`: a game's start over HTTP and a seat's socket;
 //! - `game`: one pair of players and their games;
 //! - `stats`, `report`: counting, percentiles and the report;
 //! - `levels`: the ramp and the measured levels;
@@ -23,6 +24,7 @@ pub mod protocol;
 pub mod report;
 pub mod server;
 pub mod shared;
+pub mod start;
 pub mod stats;
 
 pub use options::LoadArgs;
