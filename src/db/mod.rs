@@ -1,6 +1,7 @@
 //! The database: one diesel connection type over SQLite and PostgreSQL, an r2d2 pool,
 //! and the migrations of each backend embedded in the binary.
 
+mod busy;
 mod checkpoint;
 pub mod games;
 pub mod history;
@@ -139,10 +140,7 @@ impl r2d2::ManageConnection for Manager {
                 let path = self.url.strip_prefix("sqlite://").unwrap_or(&self.url);
                 let mut c =
                     diesel::SqliteConnection::establish(path).map_err(DbError::Connection)?;
-                // WAL lets readers run beside the one writer; the busy timeout makes a
-                // writer wait for the lock instead of failing.
-                // The busy timeout comes first so that even switching to WAL waits for
-                // another connection instead of failing.
+                // WAL lets readers run beside the one writer.
                 // Reads go through a memory map of the file rather than copies into
                 // each connection's page cache (a third of a history page's CPU went
                 // to those copies and their allocations).
@@ -151,8 +149,10 @@ impl r2d2::ManageConnection for Manager {
                 // the process; the writer batches commits to make that affordable.
                 // Checkpoints run on a thread of their own (`checkpoint`), never as
                 // part of a commit.
+                // (The busy handler, set as the connection opened, makes a writer
+                // wait for the lock instead of failing: see `busy`.)
                 c.batch_execute(
-                    "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+                    "PRAGMA journal_mode = WAL; \
                      PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
                      PRAGMA mmap_size = 1073741824; PRAGMA wal_autocheckpoint = 0; \
                      PRAGMA journal_size_limit = 67108864;",
@@ -219,6 +219,10 @@ unsafe extern "C" fn stable_query_plans(
             std::ptr::null_mut::<std::os::raw::c_int>(),
         )
     };
+    // SAFETY: the handler is a plain function that lives as long as the process.
+    unsafe {
+        libsqlite3_sys::sqlite3_busy_handler(db, Some(busy::wait_turn), std::ptr::null_mut());
+    }
     // The database file grows by whole chunks. Every connection maps the file into
     // memory (`mmap_size`) and maps it afresh whenever it finds the file grown: with
     // checkpoints copying a few pages at a time, that was every few commits, and the
