@@ -66,6 +66,8 @@ pub enum DbError {
     Migration(String),
     /// The writer thread is gone (the process is shutting down).
     WriterStopped,
+    /// A write given to the writer refused itself (its own error goes to its caller).
+    Refused,
 }
 
 impl fmt::Display for DbError {
@@ -76,6 +78,7 @@ impl fmt::Display for DbError {
             DbError::Pool(e) => write!(f, "database pool: {e}"),
             DbError::Migration(e) => write!(f, "database migration: {e}"),
             DbError::WriterStopped => write!(f, "the database writer has stopped"),
+            DbError::Refused => write!(f, "the write was refused"),
         }
     }
 }
@@ -273,10 +276,11 @@ impl Pool {
 
     /// Stores what `write` writes through the database's one writer (group commit,
     /// see `writer`), answering once it is committed.
-    pub async fn write<T, F>(&self, write: F) -> Result<T, DbError>
+    pub async fn write<T, E, F>(&self, write: F) -> Result<T, E>
     where
         T: Send + 'static,
-        F: Fn(&mut DbConn) -> Result<T, DbError> + Send + 'static,
+        E: From<DbError> + Send + 'static,
+        F: Fn(&mut DbConn) -> Result<T, E> + Send + 'static,
     {
         self.writer.write(write).await
     }

@@ -39,25 +39,39 @@ trait Work: Send {
     fn answer(self: Box<Self>, outcome: Result<(), DbError>);
 }
 
-struct Pending<T, F> {
+struct Pending<T, E, F> {
     write: F,
-    value: Option<T>,
-    reply: oneshot::Sender<Result<T, DbError>>,
+    /// The outcome of the last run: the value, or the write's own refusal (a rule
+    /// such as "too many open games", which rolls back what it wrote).
+    value: Option<Result<T, E>>,
+    reply: oneshot::Sender<Result<T, E>>,
 }
 
-impl<T, F> Work for Pending<T, F>
+impl<T, E, F> Work for Pending<T, E, F>
 where
     T: Send,
-    F: Fn(&mut DbConn) -> Result<T, DbError> + Send,
+    E: From<DbError> + Send,
+    F: Fn(&mut DbConn) -> Result<T, E> + Send,
 {
     fn run(&mut self, conn: &mut DbConn) -> Result<(), DbError> {
-        self.value = Some((self.write)(conn)?);
-        Ok(())
+        let outcome = (self.write)(conn);
+        let refused = outcome.is_err();
+        self.value = Some(outcome);
+        if refused {
+            Err(DbError::Refused)
+        } else {
+            Ok(())
+        }
     }
 
     fn answer(self: Box<Self>, outcome: Result<(), DbError>) {
         let Pending { value, reply, .. } = *self;
-        let result = outcome.and_then(|()| value.ok_or(DbError::WriterStopped));
+        let result = match (outcome, value) {
+            (Ok(()), Some(value)) => value,
+            (Err(DbError::Refused), Some(Err(refusal))) => Err(refusal),
+            (Err(e), _) => Err(E::from(e)),
+            (Ok(()), None) => Err(E::from(DbError::WriterStopped)),
+        };
         // The caller may have gone (its game's task stopped); the write stands.
         let _ = reply.send(result);
     }
@@ -119,12 +133,14 @@ impl Writer {
     }
 
     /// Stores what `write` writes, in a transaction shared with other writes, and
-    /// answers once it is committed. `write` must not begin or end transactions
-    /// itself; it may run twice (see [`Work`]), so it takes what it writes by reference.
-    pub async fn write<T, F>(&self, write: F) -> Result<T, DbError>
+    /// answers once it is committed; an error from `write` rolls back what it wrote
+    /// and is answered as it is. `write` must not begin or end transactions itself;
+    /// it may run twice (see [`Work`]), so it takes what it writes by reference.
+    pub async fn write<T, E, F>(&self, write: F) -> Result<T, E>
     where
         T: Send + 'static,
-        F: Fn(&mut DbConn) -> Result<T, DbError> + Send + 'static,
+        E: From<DbError> + Send + 'static,
+        F: Fn(&mut DbConn) -> Result<T, E> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
         let job = Box::new(Pending {
@@ -135,8 +151,8 @@ impl Writer {
         self.queue
             .send(job)
             .await
-            .map_err(|_| DbError::WriterStopped)?;
-        answer.await.map_err(|_| DbError::WriterStopped)?
+            .map_err(|_| E::from(DbError::WriterStopped))?;
+        answer.await.map_err(|_| E::from(DbError::WriterStopped))?
     }
 }
 

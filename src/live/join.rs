@@ -69,24 +69,27 @@ impl Task {
         let id = self.row.id.clone();
         let fields = OpeningFields::of(&opening);
         let stored = fields.clone();
-        let started = blocking(self.hub.pool(), move |c| {
-            Ok(games::start(
-                c,
-                &id,
-                &games::Start {
-                    south_id: south,
-                    north_id: north,
-                    first_seat: stored.first_seat,
-                    deal: stored.deal.as_deref(),
-                    salt: stored.salt.as_deref(),
-                    commitment: stored.commitment.as_deref(),
-                    deployment: stored.deployment.as_deref(),
-                    started_at: now,
-                    deadline_at: deadline,
-                },
-            )?)
-        })
-        .await?;
+        let started = self
+            .hub
+            .pool()
+            .write(move |c| -> Result<bool, AppError> {
+                Ok(games::start(
+                    c,
+                    &id,
+                    &games::Start {
+                        south_id: south,
+                        north_id: north,
+                        first_seat: stored.first_seat,
+                        deal: stored.deal.as_deref(),
+                        salt: stored.salt.as_deref(),
+                        commitment: stored.commitment.as_deref(),
+                        deployment: stored.deployment.as_deref(),
+                        started_at: now,
+                        deadline_at: deadline,
+                    },
+                )?)
+            })
+            .await?;
         if !started {
             return Err(AppError::Conflict("the game is no longer open".into()));
         }
@@ -125,7 +128,11 @@ impl Task {
             ));
         }
         let id = self.row.id.clone();
-        let done = blocking(self.hub.pool(), move |c| Ok(games::cancel(c, &id, user)?)).await?;
+        let done = self
+            .hub
+            .pool()
+            .write(move |c| -> Result<bool, AppError> { Ok(games::cancel(c, &id, user)?) })
+            .await?;
         if !done {
             return Err(AppError::Conflict(
                 "only an open game can be cancelled".into(),

@@ -65,14 +65,16 @@ impl NewGame {
 async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, AppError> {
     let row = spec.row(user, hub.config());
     let id = row.id.clone();
-    blocking(hub.pool(), move |c| {
-        lobby::check_open_room(c, user)?;
-        if row.rated {
-            lobby::check_rated_room(c, user)?;
-        }
-        Ok(games::insert(c, &row)?)
-    })
-    .await?;
+    // Through the writer, committed with the games' steps (see db::writer).
+    hub.pool()
+        .write(move |c| -> Result<(), AppError> {
+            lobby::check_open_room(c, user)?;
+            if row.rated {
+                lobby::check_rated_room(c, user)?;
+            }
+            Ok(games::insert(c, &row)?)
+        })
+        .await?;
     hub.lobby_changed().await;
     Ok(id)
 }
