@@ -1,0 +1,162 @@
+//! Static evaluation: material by kind (engineers worth more while the opponent has
+//! mines to clear), and small terms that pull pieces towards what they can take and,
+//! once it may be taken, towards the enemy flag. Both sides are scored the same way,
+//! so the same terms reward guarding one's own flag.
+
+use super::state::{Rules, State};
+use crate::rules::board::{SQUARES, Square, StationKind, neighbours};
+use crate::rules::piece::resolve;
+use crate::rules::{Colour, Combat, Piece, Variant};
+use std::sync::LazyLock;
+
+pub const WIN: i32 = 30_000;
+
+/// Material value of one piece.
+pub const fn value(p: Piece) -> i32 {
+    match p {
+        Piece::Marshal => 100,
+        Piece::General => 72,
+        Piece::MajorGeneral => 50,
+        Piece::Brigadier => 35,
+        Piece::Colonel => 25,
+        Piece::Major => 17,
+        Piece::Captain => 12,
+        Piece::Lieutenant => 8,
+        Piece::Engineer => 10,
+        Piece::Bomb => 44,
+        Piece::Mine => 14,
+        Piece::Flag => 0,
+    }
+}
+
+/// Road and rail steps between two stations, one station a step.
+static DISTANCE: LazyLock<Vec<[u8; SQUARES]>> = LazyLock::new(|| {
+    Square::all()
+        .map(|from| {
+            let mut d = [u8::MAX; SQUARES];
+            d[from.index()] = 0;
+            let mut queue = std::collections::VecDeque::from([from]);
+            while let Some(s) = queue.pop_front() {
+                for n in neighbours(s).iter() {
+                    if d[n.index()] == u8::MAX {
+                        d[n.index()] = d[s.index()] + 1;
+                        queue.push_back(n);
+                    }
+                }
+            }
+            d
+        })
+        .collect()
+});
+
+pub fn distance(a: Square, b: Square) -> i32 {
+    DISTANCE[a.index()][b.index()] as i32
+}
+
+/// The position's worth to `side`, in value points.
+pub fn evaluate(rules: &Rules, st: &State, side: Colour) -> i32 {
+    let s = score(rules, st, side) - score(rules, st, side.other());
+    // Keep clear of the win scores.
+    s.clamp(-WIN / 2, WIN / 2)
+}
+
+/// Mines of `c` still standing, as the flag guard counts them.
+fn mines(rules: &Rules, st: &State, c: Colour) -> u8 {
+    match rules.variant {
+        Variant::Flip => st.pos.mines_left(c),
+        Variant::Standard => st.pos.count(c, Piece::Mine),
+    }
+}
+
+fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
+    let enemy = c.other();
+    let enemy_mines = mines(rules, st, enemy) as i32;
+    let engineer_bonus = 4 * enemy_mines;
+    let mut total = 0;
+    if rules.variant == Variant::Flip {
+        for (k, &n) in st.pool[c.index()].iter().enumerate() {
+            let p = Piece::ALL[k];
+            total += n as i32 * value(p);
+            if p == Piece::Engineer {
+                total += n as i32 * engineer_bonus;
+            }
+        }
+    }
+    let mut movers: [(Square, Piece); 25] = [(Square::all().next().expect("a1"), Piece::Flag); 25];
+    let mut n_movers = 0;
+    for s in st.pos.of_colour(c).iter() {
+        let Some(t) = st.known(rules, s) else {
+            continue;
+        };
+        total += value(t.piece);
+        if t.piece == Piece::Engineer {
+            total += engineer_bonus;
+        }
+        let locked = rules.variant == Variant::Standard && s.kind() == StationKind::Headquarters;
+        if t.piece.movable() && !locked && n_movers < 25 {
+            movers[n_movers] = (s, t.piece);
+            n_movers += 1;
+        }
+    }
+    let movers = &movers[..n_movers];
+    if movers.is_empty() {
+        return total;
+    }
+    // Pull towards the nearest enemy piece each piece beats.
+    let mut pull = 0;
+    let mut flag: Option<Square> = None;
+    let mut targets: [(Square, Piece); 25] = [(Square::all().next().expect("a1"), Piece::Flag); 25];
+    let mut n_targets = 0;
+    for s in st.pos.of_colour(enemy).iter() {
+        if let Some(t) = st.known(rules, s) {
+            if t.piece == Piece::Flag {
+                flag = Some(s);
+            } else if n_targets < 25 {
+                targets[n_targets] = (s, t.piece);
+                n_targets += 1;
+            }
+        }
+    }
+    let targets = &targets[..n_targets];
+    for &(from, p) in movers {
+        let mut best = 0;
+        for &(at, q) in targets {
+            if q == Piece::Mine && rules.variant == Variant::Flip && p != Piece::Engineer {
+                continue;
+            }
+            if resolve(p, q) != Combat::AttackerWins || p == Piece::Bomb {
+                continue;
+            }
+            let gain = value(q).min(40) * (8 - distance(from, at).min(8)) / 8;
+            best = best.max(gain);
+        }
+        pull += best;
+    }
+    total += pull / 6;
+    // The enemy flag, once it may be taken.
+    if let Some(f) = flag
+        && (rules.variant == Variant::Standard || enemy_mines == 0)
+    {
+        let d = movers
+            .iter()
+            .map(|&(s, _)| distance(s, f))
+            .min()
+            .unwrap_or(12);
+        total += 4 * (12 - d.min(12));
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_cover_the_board() {
+        let a1: Square = "a1".parse().unwrap();
+        let e12: Square = "e12".parse().unwrap();
+        assert_eq!(distance(a1, a1), 0);
+        assert!(distance(a1, e12) < 20);
+        assert_eq!(distance(a1, "a2".parse().unwrap()), 1);
+    }
+}
