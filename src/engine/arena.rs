@@ -204,6 +204,22 @@ fn play(
         for info in infos.iter_mut() {
             info.observe(&applied, &game);
         }
+        if std::env::var_os("JUNQI_ARENA_TRACE").is_some() {
+            eprintln!(
+                "{} {} {:?} {:?}",
+                game.steps(),
+                seat,
+                action,
+                applied.effect
+            );
+        }
+    }
+    if std::env::var_os("JUNQI_ARENA_TRACE").is_some() {
+        eprintln!(
+            "END {:?} a_seat {a_seat}\n{:?}",
+            game.outcome(),
+            game.position()
+        );
     }
     game
 }

@@ -49,6 +49,22 @@ static DISTANCE: LazyLock<Vec<[u8; SQUARES]>> = LazyLock::new(|| {
         .collect()
 });
 
+/// For each station, the stations at exactly d steps, d = 0..8.
+static RINGS: LazyLock<Vec<[u64; 8]>> = LazyLock::new(|| {
+    Square::all()
+        .map(|from| {
+            let mut r = [0u64; 8];
+            for to in Square::all() {
+                let d = DISTANCE[from.index()][to.index()] as usize;
+                if d < 8 {
+                    r[d] |= to.bit();
+                }
+            }
+            r
+        })
+        .collect()
+});
+
 pub fn distance(a: Square, b: Square) -> i32 {
     DISTANCE[a.index()][b.index()] as i32
 }
@@ -102,33 +118,41 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
     if movers.is_empty() {
         return total;
     }
-    // Pull towards the nearest enemy piece each piece beats.
-    let mut pull = 0;
+    // Pull towards the nearest enemy piece each piece beats: enemy stations by kind,
+    // then for each of our pieces the rings of stations around it, nearest first.
+    let mut by_kind = [0u64; 12];
     let mut flag: Option<Square> = None;
-    let mut targets: [(Square, Piece); 25] = [(Square::all().next().expect("a1"), Piece::Flag); 25];
-    let mut n_targets = 0;
     for s in st.pos.of_colour(enemy).iter() {
         if let Some(t) = st.known(rules, s) {
             if t.piece == Piece::Flag {
                 flag = Some(s);
-            } else if n_targets < 25 {
-                targets[n_targets] = (s, t.piece);
-                n_targets += 1;
+            } else {
+                by_kind[t.piece as usize] |= s.bit();
             }
         }
     }
-    let targets = &targets[..n_targets];
+    let mut pull = 0;
     for &(from, p) in movers {
+        if p == Piece::Bomb {
+            continue;
+        }
+        let rings = &RINGS[from.index()];
         let mut best = 0;
-        for &(at, q) in targets {
-            if q == Piece::Mine && rules.variant == Variant::Flip && p != Piece::Engineer {
+        for q in Piece::ALL {
+            let targets = by_kind[q as usize];
+            if targets == 0
+                || resolve(p, q) != Combat::AttackerWins
+                || (q == Piece::Mine && rules.variant == Variant::Flip && p != Piece::Engineer)
+            {
                 continue;
             }
-            if resolve(p, q) != Combat::AttackerWins || p == Piece::Bomb {
+            let worth = value(q).min(40);
+            if worth * 7 / 8 <= best {
                 continue;
             }
-            let gain = value(q).min(40) * (8 - distance(from, at).min(8)) / 8;
-            best = best.max(gain);
+            if let Some(d) = (1..8).find(|&d| rings[d] & targets != 0) {
+                best = best.max(worth * (8 - d as i32) / 8);
+            }
         }
         pull += best;
     }

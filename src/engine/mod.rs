@@ -65,6 +65,7 @@ impl Level {
                 depth: 1,
                 flip_depth: 1,
                 worlds: 3,
+                world_nodes: 1_500,
                 nodes: 4_000,
                 noise: 30,
             },
@@ -72,13 +73,15 @@ impl Level {
                 depth: 2,
                 flip_depth: 1,
                 worlds: 6,
+                world_nodes: 5_000,
                 nodes: 40_000,
                 noise: 4,
             },
             Level::Hard => Budget {
                 depth: 3,
                 flip_depth: 2,
-                worlds: 12,
+                worlds: 10,
+                world_nodes: 10_000,
                 nodes: 250_000,
                 noise: 0,
             },
@@ -93,9 +96,10 @@ pub(crate) struct Budget {
     pub depth: i32,
     /// Plies searched after a root flip, whose chance outcomes multiply the cost.
     pub flip_depth: i32,
-    /// Standard 军棋: determinizations searched.
+    /// Standard 军棋: determinizations searched, and search nodes for each.
     pub worlds: u32,
-    /// Search nodes for the whole decision.
+    pub world_nodes: u64,
+    /// Flip chess: search nodes for the whole decision.
     pub nodes: u64,
     /// Random points added to each root value, so weaker levels err.
     pub noise: i32,

@@ -108,7 +108,7 @@ fn standard_values<R: Rng + ?Sized>(
         let Some(pos) = determinize(info, rng) else {
             continue;
         };
-        search.limit = budget.nodes * (w + 1) / budget.worlds as u64;
+        search.limit = budget.world_nodes * (w + 1);
         let st = State {
             pos,
             to_move: me,
