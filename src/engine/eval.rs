@@ -131,17 +131,36 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
             }
         }
     }
+    // When the enemy is down to its last movers, even trades end the game (a side
+    // with nothing to flip or move loses), so they pull too.
+    let enemy_movers: i32 = by_kind
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| Piece::ALL[k].movable())
+        .map(|(_, b)| b.count_ones() as i32)
+        .sum::<i32>()
+        + if rules.variant == Variant::Flip {
+            st.pool[enemy.index()]
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| Piece::ALL[k].movable())
+                .map(|(_, &n)| n as i32)
+                .sum::<i32>()
+        } else {
+            0
+        };
+    let trades = enemy_movers <= 2 && (movers.len() as i32) > enemy_movers;
     let mut pull = 0;
     for &(from, p) in movers {
-        if p == Piece::Bomb {
-            continue;
-        }
         let rings = &RINGS[from.index()];
         let mut best = 0;
         for q in Piece::ALL {
             let targets = by_kind[q as usize];
+            let combat = resolve(p, q);
+            let wanted = combat == Combat::AttackerWins
+                || (trades && combat == Combat::BothRemoved && q.movable());
             if targets == 0
-                || resolve(p, q) != Combat::AttackerWins
+                || !wanted
                 || (q == Piece::Mine && rules.variant == Variant::Flip && p != Piece::Engineer)
             {
                 continue;

@@ -72,10 +72,10 @@ impl Level {
             Level::Normal => Budget {
                 depth: 2,
                 flip_depth: 1,
-                worlds: 6,
-                world_nodes: 5_000,
+                worlds: 4,
+                world_nodes: 3_000,
                 nodes: 40_000,
-                noise: 4,
+                noise: 6,
             },
             Level::Hard => Budget {
                 depth: 3,
