@@ -273,6 +273,6 @@ mod tests {
         let i = Interval::wilson(50, 100);
         assert!((i.low - 0.4038).abs() < 1e-3 && (i.high - 0.5962).abs() < 1e-3);
         let i = Interval::wilson(100, 100);
-        assert!((i.low - 0.9630).abs() < 1e-3 && i.high == 1.0);
+        assert!((i.low - 0.9630).abs() < 1e-3 && (i.high - 1.0).abs() < 1e-9);
     }
 }

@@ -62,7 +62,8 @@ pub fn best_action<R: Rng + ?Sized>(
                 v += 40;
             }
         }
-        if budget.noise > 0 {
+        // Noise never blurs a forced win or loss, nor a quicker win into a slower one.
+        if budget.noise > 0 && v.abs() < eval::WIN / 2 {
             v += rng.random_range(-budget.noise..=budget.noise);
         }
         if best.is_none_or(|(b, _)| v > b) {

@@ -89,6 +89,8 @@ fn lopsided() -> Information {
             ("c7", Piece::Marshal, Colour::Blue),
             ("d7", Piece::General, Colour::Blue),
             ("e7", Piece::MajorGeneral, Colour::Blue),
+            ("a8", Piece::MajorGeneral, Colour::Blue),
+            ("b8", Piece::Brigadier, Colour::Blue),
             ("e12", Piece::Flag, Colour::Blue),
         ],
         &[],
