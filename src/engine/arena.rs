@@ -2,6 +2,8 @@
 //! thread, so think times are per core. Games come in pairs on the same deal (flip
 //! chess) or the same first-move draw (standard), with the seats swapped, so each
 //! player meets each side of the same start. Each player sees only its information set.
+//! With `JUNQI_ARENA_TRACE` set, every action and each game's last position go to
+//! standard error (for reading a lost game).
 
 use super::{Information, Player};
 use crate::rules::deal::FlipStart;
