@@ -1,4 +1,4 @@
-//! The `junqi` command line: `verify`, `selfplay`, `seed` and `load`.
+//! The `junqi` command line: `verify`, `selfplay`, `seed`, `load` and `arena`.
 
 use crate::record::{Record, RecordError, invalid_json};
 use crate::record_input::read_limited;
@@ -79,6 +79,25 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play the computer (levels easy, normal, hard) and the baselines (random, greedy)
+    /// against each other on one thread; report wins, draws, losses and think times.
+    Arena {
+        #[arg(long, value_enum, default_value_t = VariantArg::Flip)]
+        variant: VariantArg,
+        /// Player A: easy, normal, hard, random or greedy.
+        #[arg(long, value_parser = parse_player)]
+        a: crate::engine::Player,
+        /// Player B: easy, normal, hard, random or greedy.
+        #[arg(long, value_parser = parse_player)]
+        b: crate::engine::Player,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Fill a database with players and finished games, for measuring pages at size.
     Seed {
         #[arg(long, default_value_t = 100_000)]
@@ -110,6 +129,11 @@ impl From<VariantArg> for Variant {
             VariantArg::Standard => Variant::Standard,
         }
     }
+}
+
+fn parse_player(s: &str) -> Result<crate::engine::Player, String> {
+    crate::engine::Player::from_name(s)
+        .ok_or_else(|| format!("unknown player {s:?}: easy, normal, hard, random or greedy"))
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -144,6 +168,25 @@ pub fn run(cli: Cli) -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Command::Arena {
+            variant,
+            a,
+            b,
+            games,
+            seed,
+            json,
+        } => {
+            let report = crate::engine::arena::run(variant.into(), a, b, games, seed);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string(&report).expect("report serialises")
+                );
+            } else {
+                print!("{}", report.to_text());
+            }
+            ExitCode::SUCCESS
         }
         Command::Selfplay {
             games,

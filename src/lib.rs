@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod db;
+pub mod engine;
 pub mod error;
 pub mod layout_file;
 pub mod live;

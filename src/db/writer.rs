@@ -280,7 +280,7 @@ mod tests {
             .map(|n| {
                 let pool = pool.clone();
                 tokio::spawn(async move {
-                    pool.write(move |c| {
+                    pool.write(move |c| -> Result<(), DbError> {
                         insert(c, 1000 + n)?;
                         // The 50th also tries the taken key, after a row of its own.
                         if n == 50 {
@@ -373,7 +373,7 @@ mod tests {
     async fn sqlite_commits_are_synced() {
         let (pool, path) = temp_pool("sync");
         let level = pool
-            .write(|c| {
+            .write(|c| -> Result<i32, DbError> {
                 Ok(diesel::sql_query("PRAGMA synchronous")
                     .get_result::<Setting>(c)?
                     .synchronous)

@@ -42,6 +42,15 @@ fn stopped(why: Stop) -> Ending {
     }
 }
 
+/// The client's address as the login limits see it: behind a trusted proxy, the one
+/// it forwarded (see `throttle::Guard::client_ip`).
+fn client_address(req: &HttpRequest) -> Option<std::net::IpAddr> {
+    match req.app_data::<web::Data<Guard>>() {
+        Some(guard) => Some(guard.client_ip(req)),
+        None => req.peer_addr().map(|a| a.ip()),
+    }
+}
+
 #[derive(Deserialize)]
 pub struct Since {
     v: Option<u64>,
@@ -55,7 +64,6 @@ pub async fn game_socket(
     session: Session,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
-    guard: web::Data<Guard>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
     let id = path.into_inner();
@@ -64,7 +72,7 @@ pub async fn game_socket(
     let user = user_id(&session);
     let permit = caps
         .into_inner()
-        .admit(Some(guard.client_ip(&req)), user, Some(&id))?;
+        .admit(client_address(&req), user, Some(&id))?;
     let (response, ws, stream) = actix_ws::handle(&req, body)?;
     let (out, mut inbox, behind) = outbox();
     let (reply, conn) = oneshot::channel();
@@ -132,12 +140,11 @@ pub async fn lobby_socket(
     session: Session,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
-    guard: web::Data<Guard>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
     let permit = caps
         .into_inner()
-        .admit(Some(guard.client_ip(&req)), user_id(&session), None)?;
+        .admit(client_address(&req), user_id(&session), None)?;
     // A logged-in player's lobby socket keeps their open games from expiring.
     let here = user_id(&session).map(|u| hub.presence().enter(u, Place::Lobby));
     let (response, ws, stream) = actix_ws::handle(&req, body)?;

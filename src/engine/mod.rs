@@ -1,0 +1,205 @@
+//! The computer opponent. It decides from one seat's information set
+//! ([`Information`], built through `rules::view`) and never from the game itself, so
+//! it cannot read a hidden identity. Budgets are node counts, so the same information
+//! and seed give the same decision on any machine.
+//!
+//! - [`choose`]: an action, a draw answer, or a resignation.
+//! - [`deploy`]: a standard 军棋 layout.
+//! - [`Player`]: the levels and the two baselines the arena plays.
+
+pub mod arena;
+mod assess;
+pub mod baseline;
+mod beliefs;
+mod deploy;
+mod eval;
+pub mod information;
+mod root;
+mod sample;
+mod search;
+mod state;
+#[cfg(test)]
+mod tests;
+
+pub use deploy::deploy;
+pub use information::Information;
+
+use crate::rules::Action;
+use rand::Rng;
+
+/// How hard the computer plays: 入门, 普通, 困难.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Easy,
+    Normal,
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    pub const fn chinese(self) -> &'static str {
+        match self {
+            Level::Easy => "入门",
+            Level::Normal => "普通",
+            Level::Hard => "困难",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == s)
+    }
+
+    pub(crate) const fn budget(self) -> Budget {
+        match self {
+            Level::Easy => Budget {
+                depth: 1,
+                flip_depth: 1,
+                worlds: 3,
+                world_nodes: 1_500,
+                nodes: 4_000,
+                noise: 30,
+            },
+            Level::Normal => Budget {
+                depth: 2,
+                flip_depth: 1,
+                worlds: 4,
+                world_nodes: 3_000,
+                nodes: 40_000,
+                noise: 6,
+            },
+            Level::Hard => Budget {
+                depth: 3,
+                flip_depth: 2,
+                worlds: 10,
+                world_nodes: 10_000,
+                nodes: 250_000,
+                noise: 0,
+            },
+        }
+    }
+}
+
+/// What a level may spend on one decision.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    /// Plies searched after a root move (flip chess; standard uses one less).
+    pub depth: i32,
+    /// Plies searched after a root flip, whose chance outcomes multiply the cost.
+    pub flip_depth: i32,
+    /// Standard 军棋: determinizations searched, and search nodes for each.
+    pub worlds: u32,
+    pub world_nodes: u64,
+    /// Flip chess: search nodes for the whole decision.
+    pub nodes: u64,
+    /// Random points added to each root value, so weaker levels err.
+    pub noise: i32,
+}
+
+/// What the computer does now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    Play(Action),
+    AcceptDraw,
+    DeclineDraw,
+    Resign,
+    /// Nothing to do: not this seat's turn and no offer to answer, or the game is over.
+    Wait,
+}
+
+impl Decision {
+    /// The rules action to apply, if any.
+    pub fn action(self) -> Option<Action> {
+        match self {
+            Decision::Play(a) => Some(a),
+            Decision::AcceptDraw => Some(Action::AcceptDraw),
+            Decision::DeclineDraw => Some(Action::DeclineDraw),
+            Decision::Resign => Some(Action::Resign),
+            Decision::Wait => None,
+        }
+    }
+}
+
+/// The computer's decision for the seat `info` belongs to. An open draw offer from the
+/// opponent is answered first; on its own turn it resigns a hopeless position once the
+/// rules allow, and otherwise plays the best action its level finds.
+pub fn choose<R: Rng + ?Sized>(info: &Information, level: Level, rng: &mut R) -> Decision {
+    if info.is_over() {
+        return Decision::Wait;
+    }
+    if info.open_offer() == Some(info.seat().other()) {
+        return if assess::accepts_draw(info, rng) {
+            Decision::AcceptDraw
+        } else {
+            Decision::DeclineDraw
+        };
+    }
+    if info.to_move() != info.seat() {
+        return Decision::Wait;
+    }
+    if info.may_resign() && assess::hopeless(info, rng) {
+        return Decision::Resign;
+    }
+    match root::best_action(info, level.budget(), rng) {
+        Some(a) => Decision::Play(a),
+        None => Decision::Play(Action::Pass),
+    }
+}
+
+/// Who plays a seat in the arena: an engine level or a baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Player {
+    Engine(Level),
+    /// Uniform among the legal flips and moves.
+    Random,
+    /// The best capture it can see, otherwise a random action.
+    Greedy,
+}
+
+impl Player {
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Engine(l) => l.name(),
+            Player::Random => "random",
+            Player::Greedy => "greedy",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Player> {
+        match s {
+            "random" => Some(Player::Random),
+            "greedy" => Some(Player::Greedy),
+            _ => Level::from_name(s).map(Player::Engine),
+        }
+    }
+
+    pub fn decide<R: Rng + ?Sized>(self, info: &Information, rng: &mut R) -> Decision {
+        match self {
+            Player::Engine(level) => choose(info, level, rng),
+            Player::Random => baseline::random(info, rng),
+            Player::Greedy => baseline::greedy(info, rng),
+        }
+    }
+
+    /// A standard layout for `seat`: the engine's own, random for the baselines.
+    pub fn layout<R: Rng + ?Sized>(
+        self,
+        seat: crate::rules::Seat,
+        rng: &mut R,
+    ) -> crate::rules::Layout {
+        match self {
+            Player::Engine(level) => deploy(level, seat, rng),
+            Player::Random | Player::Greedy => crate::rules::Layout::random(seat, rng),
+        }
+    }
+}

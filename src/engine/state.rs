@@ -1,0 +1,87 @@
+//! The search's own light position: a rules `Position` (moves come from the rules'
+//! move generator and combat from `rules::piece::resolve`), the colour to move, the
+//! face-down pool (flip chess) and the winner once a flag falls. Counters such as the
+//! draw limits and repetition are left to the root, which reads them from the view.
+
+use super::information::Pool;
+use super::sample::PLACEHOLDER;
+use crate::rules::board::Square;
+use crate::rules::piece::resolve;
+use crate::rules::{Colour, Combat, Options, Piece, Position, Token, Variant};
+
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    pub variant: Variant,
+    pub options: Options,
+}
+
+#[derive(Debug, Clone)]
+pub struct State {
+    pub pos: Position,
+    pub to_move: Colour,
+    pub pool: Pool,
+    pub winner: Option<Colour>,
+}
+
+impl State {
+    /// Whether the side to move may flip (flip chess, something face down).
+    pub fn can_flip(&self, rules: &Rules) -> bool {
+        rules.variant == Variant::Flip && !self.pos.hidden().is_empty()
+    }
+
+    /// Moves of the side to move as (from, to).
+    pub fn moves(&self, rules: &Rules, out: &mut Vec<(Square, Square)>) {
+        out.clear();
+        self.pos
+            .for_each_move(rules.variant, &rules.options, self.to_move, |f, t| {
+                out.push((f, t))
+            });
+    }
+
+    /// The position after a legal move by the side to move.
+    pub fn play(&self, from: Square, to: Square) -> State {
+        let mut next = self.clone();
+        let mover = next.pos.take(from).expect("a legal move has a mover");
+        match next.pos.get(to) {
+            None => next.pos.put(to, mover),
+            Some(d) => {
+                match resolve(mover.piece, d.piece) {
+                    Combat::AttackerWins => next.pos.put(to, mover),
+                    Combat::DefenderWins => {}
+                    Combat::BothRemoved => {
+                        next.pos.take(to);
+                    }
+                }
+                if d.piece == Piece::Flag {
+                    next.winner = Some(mover.colour);
+                }
+            }
+        }
+        next.to_move = self.to_move.other();
+        next
+    }
+
+    /// The position after the face-down piece on `at` turns out to be `piece` of
+    /// `colour` (a chance outcome of a flip), the other side to move.
+    pub fn reveal(&self, at: Square, piece: Piece, colour: Colour) -> State {
+        let mut next = self.clone();
+        let mines = next.pos.mines_left(colour);
+        next.pos.take(at);
+        next.pos.put(at, Token::shown(piece, colour));
+        // Face-down mines were already counted in the public mine count.
+        next.pos.assume_mines_left(colour, mines);
+        next.pool[colour.index()][piece as usize] -= 1;
+        next.to_move = self.to_move.other();
+        next
+    }
+
+    /// The token on `s` if its identity is known to the search (not a placeholder).
+    pub fn known(&self, rules: &Rules, s: Square) -> Option<Token> {
+        let t = self.pos.get(s)?;
+        if rules.variant == Variant::Flip && !t.shown {
+            debug_assert_eq!(t.piece, PLACEHOLDER);
+            return None;
+        }
+        Some(t)
+    }
+}

@@ -1,0 +1,204 @@
+//! The engine's own checks: it plays legal actions, takes what is plainly winning,
+//! answers draws and resigns as it should, and reads what the rules reveal.
+
+use super::beliefs::kind_bit;
+use super::*;
+use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Square, Token, Variant};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn flip_game(shown: &[(&str, Piece, Colour)], hidden: &[(&str, Piece, Colour)]) -> Game {
+    let tokens = shown
+        .iter()
+        .map(|&(s, p, c)| (sq(s), Token::shown(p, c)))
+        .chain(hidden.iter().map(|&(s, p, c)| (sq(s), Token::hidden(p, c))));
+    Game::from_position(
+        Variant::Flip,
+        Options::default(),
+        Position::from_tokens(tokens),
+        Seat::South,
+        Some([Colour::Red, Colour::Blue]),
+    )
+}
+
+#[test]
+fn takes_a_free_general() {
+    let g = flip_game(
+        &[
+            ("c6", Piece::Marshal, Colour::Red),
+            ("c7", Piece::General, Colour::Blue),
+            ("a1", Piece::Captain, Colour::Red),
+            ("e12", Piece::Major, Colour::Blue),
+        ],
+        &[
+            ("a12", Piece::Mine, Colour::Blue),
+            ("e1", Piece::Flag, Colour::Red),
+            ("b1", Piece::Flag, Colour::Blue),
+        ],
+    );
+    let info = Information::new(&g, Seat::South);
+    for level in Level::ALL {
+        for seed in 0..4 {
+            let d = choose(&info, level, &mut StdRng::seed_from_u64(seed));
+            assert_eq!(
+                d,
+                Decision::Play(crate::rules::Action::Move {
+                    from: sq("c6"),
+                    to: sq("c7")
+                }),
+                "{level:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn takes_an_open_flag() {
+    // Blue has no mines left: its flag may be taken, and that wins.
+    let g = flip_game(
+        &[
+            ("a6", Piece::Captain, Colour::Red),
+            ("a7", Piece::Flag, Colour::Blue),
+            ("c7", Piece::General, Colour::Blue),
+            ("a1", Piece::Flag, Colour::Red),
+        ],
+        &[],
+    );
+    let info = Information::new(&g, Seat::South);
+    for level in Level::ALL {
+        let d = choose(&info, level, &mut StdRng::seed_from_u64(1));
+        assert_eq!(
+            d,
+            Decision::Play(crate::rules::Action::Move {
+                from: sq("a6"),
+                to: sq("a7")
+            })
+        );
+    }
+}
+
+fn lopsided() -> Information {
+    let g = flip_game(
+        &[
+            ("a1", Piece::Lieutenant, Colour::Red),
+            ("e1", Piece::Flag, Colour::Red),
+            ("c7", Piece::Marshal, Colour::Blue),
+            ("d7", Piece::General, Colour::Blue),
+            ("e7", Piece::MajorGeneral, Colour::Blue),
+            ("a8", Piece::MajorGeneral, Colour::Blue),
+            ("b8", Piece::Brigadier, Colour::Blue),
+            ("e12", Piece::Flag, Colour::Blue),
+        ],
+        &[],
+    );
+    Information::new(&g, Seat::South)
+}
+
+#[test]
+fn accepts_a_draw_when_lost_and_declines_when_winning() {
+    let mut lost = lopsided();
+    lost.steps = 60;
+    lost.open_offer = Some(Seat::North);
+    let mut rng = StdRng::seed_from_u64(1);
+    assert_eq!(choose(&lost, Level::Hard, &mut rng), Decision::AcceptDraw);
+    // The same position from the other side: North declines South's offer.
+    let g = flip_game(
+        &[
+            ("a1", Piece::Lieutenant, Colour::Red),
+            ("e1", Piece::Flag, Colour::Red),
+            ("c7", Piece::Marshal, Colour::Blue),
+            ("e12", Piece::Flag, Colour::Blue),
+        ],
+        &[],
+    );
+    let mut winning = Information::new(&g, Seat::North);
+    winning.steps = 60;
+    winning.open_offer = Some(Seat::South);
+    assert_eq!(
+        choose(&winning, Level::Hard, &mut rng),
+        Decision::DeclineDraw
+    );
+}
+
+#[test]
+fn resigns_a_hopeless_position_only_when_allowed() {
+    let mut info = lopsided();
+    let mut rng = StdRng::seed_from_u64(1);
+    assert!(matches!(
+        choose(&info, Level::Hard, &mut rng),
+        Decision::Play(_)
+    ));
+    info.steps = 50;
+    assert_eq!(choose(&info, Level::Hard, &mut rng), Decision::Resign);
+}
+
+#[test]
+fn a_rail_corner_names_an_engineer_and_a_move_rules_out_mines() {
+    let tokens = [
+        ("b11", Piece::Engineer, Colour::Blue),
+        ("c10", Piece::Captain, Colour::Blue),
+        ("d12", Piece::Flag, Colour::Blue),
+        ("e2", Piece::Captain, Colour::Red),
+        ("b1", Piece::Flag, Colour::Red),
+    ];
+    let pos = Position::from_tokens(tokens.iter().map(|&(s, p, c)| (sq(s), Token::hidden(p, c))));
+    let mut g = Game::from_position(
+        Variant::Standard,
+        Options::default(),
+        pos,
+        Seat::North,
+        Some(crate::rules::game::STANDARD_COLOURS),
+    );
+    let mut info = Information::new(&g, Seat::South);
+    let applied = g
+        .apply(
+            Seat::North,
+            crate::rules::Action::Move {
+                from: sq("b11"),
+                to: sq("a9"),
+            },
+            None,
+        )
+        .unwrap();
+    info.observe(&applied, &g);
+    assert_eq!(
+        info.beliefs.at(sq("a9")).unwrap().kinds,
+        kind_bit(Piece::Engineer)
+    );
+    g.apply(
+        Seat::South,
+        crate::rules::Action::Move {
+            from: sq("e2"),
+            to: sq("e3"),
+        },
+        None,
+    )
+    .map(|a| info.observe(&a, &g))
+    .unwrap();
+    let applied = g
+        .apply(
+            Seat::North,
+            crate::rules::Action::Move {
+                from: sq("c10"),
+                to: sq("c9"),
+            },
+            None,
+        )
+        .unwrap();
+    info.observe(&applied, &g);
+    let k = info.beliefs.at(sq("c9")).unwrap().kinds;
+    assert_eq!(k & (kind_bit(Piece::Mine) | kind_bit(Piece::Flag)), 0);
+    assert!(k & kind_bit(Piece::Captain) != 0);
+}
+
+#[test]
+fn every_decision_is_legal_in_short_matches() {
+    for variant in [Variant::Flip, Variant::Standard] {
+        let r = arena::run(variant, Player::Engine(Level::Easy), Player::Greedy, 2, 3);
+        assert_eq!(r.a_wins + r.draws + r.b_wins, 2);
+    }
+}
