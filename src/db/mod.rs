@@ -321,7 +321,11 @@ pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
         url: url.to_string(),
         backend,
     };
-    let writer = writer::Writer::start(manager.connect()?.conn);
+    let again = manager.clone();
+    let writer = writer::Writer::start(
+        manager.connect()?.conn,
+        Box::new(move || Ok(again.connect()?.conn)),
+    );
     let alive = Arc::new(checkpoint::Alive);
     if backend == Backend::Sqlite {
         let conn = manager.connect()?.conn;

@@ -105,14 +105,15 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Starts the writer on its own thread with `conn`, a connection nothing else uses.
-    pub fn start(conn: DbConn) -> Writer {
+    /// Starts the writer on its own thread with `conn`, a connection nothing else uses;
+    /// `reconnect` opens another when the database has dropped it.
+    pub fn start(conn: DbConn, reconnect: Reconnect) -> Writer {
         let (queue, jobs) = mpsc::channel(QUEUE);
         let commits = Arc::new(AtomicU64::new(0));
         let counted = commits.clone();
         thread::Builder::new()
             .name("db-writer".into())
-            .spawn(move || write_loop(conn, jobs, &counted))
+            .spawn(move || write_loop(conn, &reconnect, jobs, &counted))
             .expect("the writer thread starts");
         Writer { queue, commits }
     }
@@ -156,7 +157,35 @@ impl Writer {
     }
 }
 
-fn write_loop(mut conn: DbConn, mut jobs: mpsc::Receiver<Box<dyn Work>>, commits: &AtomicU64) {
+/// Opens a new connection for the writer.
+pub type Reconnect = Box<dyn Fn() -> Result<DbConn, DbError> + Send>;
+
+/// After a failed write: when the database has dropped the connection (a restarted
+/// PostgreSQL, an administrator ending the session), a new one replaces it.
+fn replace_if_lost(conn: &mut DbConn, reconnect: &Reconnect) -> bool {
+    use diesel::connection::SimpleConnection;
+    if conn.batch_execute("SELECT 1").is_ok() {
+        return false;
+    }
+    match reconnect() {
+        Ok(fresh) => {
+            tracing::warn!("the database writer's connection was lost; reconnected");
+            *conn = fresh;
+            true
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "the database writer cannot reconnect");
+            false
+        }
+    }
+}
+
+fn write_loop(
+    mut conn: DbConn,
+    reconnect: &Reconnect,
+    mut jobs: mpsc::Receiver<Box<dyn Work>>,
+    commits: &AtomicU64,
+) {
     super::busy::this_thread_writes();
     let mut batch: Vec<Box<dyn Work>> = Vec::with_capacity(MAX_BATCH);
     while let Some(first) = jobs.blocking_recv() {
@@ -167,7 +196,10 @@ fn write_loop(mut conn: DbConn, mut jobs: mpsc::Receiver<Box<dyn Work>>, commits
                 Err(_) => break,
             }
         }
-        let outcome = run_batch(&mut conn, &mut batch);
+        let mut outcome = run_batch(&mut conn, &mut batch);
+        if outcome.is_err() && replace_if_lost(&mut conn, reconnect) {
+            outcome = run_batch(&mut conn, &mut batch);
+        }
         super::busy::give_way();
         match outcome {
             Ok(()) => {
