@@ -2,6 +2,7 @@
 
 use super::history::{self, Line};
 use super::schema::{game_actions, game_players, games, user_stats};
+use super::steps::Step;
 use super::users::{self, GameResult};
 use super::{DbConn, DbError};
 use diesel::prelude::*;
@@ -349,7 +350,6 @@ pub fn actions(conn: &mut DbConn, id: &str) -> Result<Vec<ActionRow>, DbError> {
 }
 
 /// How a game ended, as stored.
-#[derive(Clone)]
 pub struct End<'a> {
     pub result: &'a str,
     pub reason: &'a str,
@@ -360,80 +360,53 @@ pub struct End<'a> {
     pub players: [(i64, GameResult); 2],
 }
 
-/// One accepted action, written before anyone hears of it; with `end`, the game's end
-/// and both players' scores in the same transaction.
-pub struct Write<'a> {
-    pub game_id: &'a str,
-    pub action: Option<(i32, &'a str, &'a str, i64)>,
-    pub steps: i32,
-    pub deadline_at: Option<i64>,
-    pub colour_south: Option<&'a str>,
-    pub end: Option<End<'a>>,
-}
-
-/// Writes `w` inside the caller's transaction (the writer's batch, see `writer`).
-pub fn write(c: &mut DbConn, w: &Write<'_>) -> Result<(), DbError> {
-    if let Some((idx, seat, action, at_ms)) = w.action {
-        diesel::insert_into(game_actions::table)
-            .values((
-                game_actions::game_id.eq(w.game_id),
-                game_actions::idx.eq(idx),
-                game_actions::seat.eq(seat),
-                game_actions::action.eq(action),
-                game_actions::at_ms.eq(at_ms),
-            ))
-            .execute(c)?;
+/// The step that ended a game, with the game's end and both players' scores, written
+/// inside the caller's transaction (the writer's, see `writer`) so that all of it is
+/// stored or none.
+pub fn end(c: &mut DbConn, step: &Step, end: &End<'_>) -> Result<(), DbError> {
+    super::steps::write(c, &[step])?;
+    let game_id = step.game_id.as_str();
+    let row: GameRow = games::table
+        .find(game_id)
+        .select(GameRow::as_select())
+        .first(c)?;
+    // Only the game's own task writes here; this guards against a second end.
+    if row.status != RUNNING {
+        return Err(diesel::result::Error::RollbackTransaction.into());
     }
-    diesel::update(games::table.find(w.game_id))
+    diesel::update(games::table.find(game_id))
         .set((
-            games::steps.eq(w.steps),
-            games::deadline_at.eq(w.deadline_at),
-            games::colour_south.eq(w.colour_south),
+            games::status.eq(FINISHED),
+            games::result.eq(end.result),
+            games::reason.eq(end.reason),
+            games::score_south.eq(end.score[0]),
+            games::score_north.eq(end.score[1]),
+            games::ended_at.eq(end.ended_at),
+            games::end_ms.eq(end.end_ms),
+            games::deadline_at.eq(None::<i64>),
         ))
         .execute(c)?;
-    if let Some(end) = &w.end {
-        let row: GameRow = games::table
-            .find(w.game_id)
-            .select(GameRow::as_select())
+    // Scores before the game, for showing each player's rank at the time.
+    let mut before = [0i64; 2];
+    for (i, (user, _)) in end.players.iter().enumerate() {
+        before[i] = user_stats::table
+            .find((*user, &row.variant))
+            .select(user_stats::score)
             .first(c)?;
-        // Only the game's own task writes here; this guards against a second end.
-        if row.status != RUNNING {
-            return Err(diesel::result::Error::RollbackTransaction.into());
-        }
-        diesel::update(games::table.find(w.game_id))
-            .set((
-                games::status.eq(FINISHED),
-                games::result.eq(end.result),
-                games::reason.eq(end.reason),
-                games::score_south.eq(end.score[0]),
-                games::score_north.eq(end.score[1]),
-                games::ended_at.eq(end.ended_at),
-                games::end_ms.eq(end.end_ms),
-                games::deadline_at.eq(None::<i64>),
-            ))
+    }
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::score_before_south.eq(before[0]),
+            games::score_before_north.eq(before[1]),
+        ))
+        .execute(c)?;
+    let listed = history::one(c, game_id)?.ok_or(diesel::result::Error::NotFound)?;
+    for (i, (user, result)) in end.players.iter().enumerate() {
+        diesel::insert_into(game_players::table)
+            .values(Line::of(&listed, *user, result.name()))
             .execute(c)?;
-        // Scores before the game, for showing each player's rank at the time.
-        let mut before = [0i64; 2];
-        for (i, (user, _)) in end.players.iter().enumerate() {
-            before[i] = user_stats::table
-                .find((*user, &row.variant))
-                .select(user_stats::score)
-                .first(c)?;
-        }
-        diesel::update(games::table.find(w.game_id))
-            .set((
-                games::score_before_south.eq(before[0]),
-                games::score_before_north.eq(before[1]),
-            ))
-            .execute(c)?;
-        let listed = history::one(c, w.game_id)?.ok_or(diesel::result::Error::NotFound)?;
-        for (i, (user, result)) in end.players.iter().enumerate() {
-            diesel::insert_into(game_players::table)
-                .values(Line::of(&listed, *user, result.name()))
-                .execute(c)?;
-            if row.rated {
-                users::record_result(c, *user, &row.variant, w.game_id, end.score[i], *result)?;
-            }
+        if row.rated {
+            users::record_result(c, *user, &row.variant, game_id, end.score[i], *result)?;
         }
     }
     Ok(())

@@ -6,7 +6,7 @@ use super::blocking;
 use super::messages::GameResult;
 use super::summary::PlayerInfo;
 use super::task::{Entry, Task};
-use crate::db::games::{self, End, FINISHED, Write};
+use crate::db::games::{self, End, FINISHED};
 use crate::db::now_ms;
 use crate::db::steps::Step;
 use crate::db::users::GameResult as PlayerResult;
@@ -76,34 +76,17 @@ impl Task {
         };
         // The action is acknowledged and shown only after the writer's commit that
         // holds it: an ack always means "stored".
+        let step = Step {
+            game_id,
+            action: action_text.map(|t| (idx, seat.name(), t, at_ms)),
+            steps,
+            deadline_at: deadline,
+            colour_south: colour,
+        };
         let pool = self.hub.pool();
         match outcome.zip(score).map(end_of) {
-            None => {
-                pool.write_step(Step {
-                    game_id,
-                    action: action_text.map(|t| (idx, seat.name(), t, at_ms)),
-                    steps,
-                    deadline_at: deadline,
-                    colour_south: colour,
-                })
-                .await
-            }
-            Some(end) => {
-                pool.write(move |c| {
-                    games::write(
-                        c,
-                        &Write {
-                            game_id: &game_id,
-                            action: action_text.as_deref().map(|t| (idx, seat.name(), t, at_ms)),
-                            steps,
-                            deadline_at: deadline,
-                            colour_south: colour.as_deref(),
-                            end: Some(end.clone()),
-                        },
-                    )
-                })
-                .await
-            }
+            None => pool.write_step(step).await,
+            Some(end) => pool.write(move |c| games::end(c, &step, &end)).await,
         }
         .map_err(AppError::internal)?;
 
