@@ -178,14 +178,7 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
         } => {
             let report = crate::engine::arena::run(variant.into(), a, b, games, seed);
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string(&report).expect("report serialises")
-                );
-            } else {
-                print!("{}", report.to_text());
-            }
+            print_report(json, &report, || report.to_text());
             ExitCode::SUCCESS
         }
         Command::Selfplay {
@@ -195,14 +188,7 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
         } => {
             let report = crate::selfplay::run(variant.into(), games, seed);
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string(&report).expect("report serialises")
-                );
-            } else {
-                print!("{}", report.to_text());
-            }
+            print_report(json, &report, || report.to_text());
             ExitCode::SUCCESS
         }
     }
@@ -273,5 +259,17 @@ fn serve(args: ServeArgs) -> ExitCode {
             eprintln!("junqi: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// A report as one line of JSON, or as text for people.
+fn print_report(json: bool, report: &impl serde::Serialize, text: impl FnOnce() -> String) {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(report).expect("report serialises")
+        );
+    } else {
+        print!("{}", text());
     }
 }
