@@ -8,6 +8,7 @@ diesel::table! {
         password_hash -> Text,
         created_at -> BigInt,
         display_name -> Nullable<Text>,
+        kind -> Text,
     }
 }
 

@@ -16,6 +16,9 @@ pub struct User {
     pub created_at: i64,
     /// The 昵称 shown beside the username, if the player chose one.
     pub display_name: Option<String>,
+    /// `person`, `bot` (driven by its owner's program through API tokens) or
+    /// `computer` (the site's own engine, one account per level).
+    pub kind: String,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]

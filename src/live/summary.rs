@@ -305,6 +305,7 @@ mod tests {
             password_hash: String::new(),
             created_at: 0,
             display_name: Some("小明".into()),
+            kind: "person".into(),
         };
         let stats = Stats {
             user_id: 1,
