@@ -322,14 +322,16 @@ pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
         backend,
     };
     let again = manager.clone();
+    let checkpointed = Arc::new(checkpoint::Done::default());
     let writer = writer::Writer::start(
         manager.connect()?.conn,
         Box::new(move || Ok(again.connect()?.conn)),
+        checkpointed.clone(),
     );
     let alive = Arc::new(checkpoint::Alive);
     if backend == Backend::Sqlite {
         let conn = manager.connect()?.conn;
-        checkpoint::start(conn, Arc::downgrade(&alive));
+        checkpoint::start(conn, Arc::downgrade(&alive), checkpointed);
     }
     Ok(Pool {
         connections,

@@ -9,6 +9,7 @@
 //! free: on SQLite the connections took turns at the one write lock, sleeping in the
 //! busy handler between tries, and on PostgreSQL each waited on its own WAL flush.
 
+use super::checkpoint::Done;
 use super::steps::{self, Step};
 use super::{DbConn, DbError};
 use std::sync::Arc;
@@ -107,13 +108,15 @@ pub struct Writer {
 impl Writer {
     /// Starts the writer on its own thread with `conn`, a connection nothing else uses;
     /// `reconnect` opens another when the database has dropped it.
-    pub fn start(conn: DbConn, reconnect: Reconnect) -> Writer {
+    /// `checkpointed` is set after each background checkpoint (SQLite), for the writer
+    /// to finish it.
+    pub fn start(conn: DbConn, reconnect: Reconnect, checkpointed: Arc<Done>) -> Writer {
         let (queue, jobs) = mpsc::channel(QUEUE);
         let commits = Arc::new(AtomicU64::new(0));
         let counted = commits.clone();
         thread::Builder::new()
             .name("db-writer".into())
-            .spawn(move || write_loop(conn, &reconnect, jobs, &counted))
+            .spawn(move || write_loop(conn, &reconnect, jobs, &counted, &checkpointed))
             .expect("the writer thread starts");
         Writer { queue, commits }
     }
@@ -185,6 +188,7 @@ fn write_loop(
     reconnect: &Reconnect,
     mut jobs: mpsc::Receiver<Box<dyn Work>>,
     commits: &AtomicU64,
+    checkpointed: &Done,
 ) {
     super::busy::this_thread_writes();
     let mut batch: Vec<Box<dyn Work>> = Vec::with_capacity(MAX_BATCH);
@@ -218,6 +222,9 @@ fn write_loop(
                     job.answer(outcome);
                 }
             }
+        }
+        if checkpointed.take() {
+            super::checkpoint::finish(&mut conn);
         }
     }
 }
