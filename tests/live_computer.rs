@@ -415,7 +415,7 @@ async fn casual_only_and_capped(db: TestDb) {
     rated.assert_error(400, "bad_option");
     assert!(rated.text.contains("casual"), "{}", rated.text);
     let odd = create(&mut c, "flip", 30, "grandmaster").await;
-    assert_eq!(odd.status, 400, "{}", odd.text);
+    odd.assert_error(400, "bad_request");
     let quick = c
         .post(
             "/api/games/quick",
