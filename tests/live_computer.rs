@@ -390,6 +390,15 @@ async fn restart_mid_game_resumes(db: TestDb) {
     assert!(!t.game.is_over(), "the game still runs at the kill");
     let before = t.computer_events.len();
     h.server.restart_hard();
+    // Before the person is back, a watcher's greeting shows the person's escape clock
+    // running, and the computer present.
+    let mut watcher = h.client().game_socket(&t.id).await;
+    let st = watcher.wait_state().await;
+    let p = &st["d"]["presence"];
+    assert_eq!(p["connected"][t.computer().name()], true, "{st}");
+    assert_eq!(p["escape_ms"][t.computer().name()], Value::Null, "{st}");
+    assert!(p["escape_ms"][t.me.name()].is_i64(), "{st}");
+    watcher.close().await;
     t.client.base = h.base();
     let path = format!("/ws/game/{}?v={}", t.id, t.version);
     t.socket = t.client.socket(&path).await;

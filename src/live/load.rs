@@ -109,9 +109,14 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         task.deploy = Some(super::deploy::from_json(&text)?);
     }
     if task.row.status == RUNNING {
-        // After a restart nobody is connected yet: the grace period starts now.
+        // After a restart no person is connected yet: the grace period starts now (the
+        // computer is always there).
         let now = now_ms();
-        task.away_since = [Some(now), Some(now)];
+        for seat in Seat::BOTH {
+            if !task.connected(seat) {
+                task.away_since[seat.index()] = Some(now);
+            }
+        }
     }
     Ok(task)
 }

@@ -66,7 +66,11 @@ impl Task {
             return;
         }
         if self.deploy.is_some() {
-            return self.computer_deploy().await;
+            self.computer_deploy().await;
+            if self.deploy.is_some() {
+                return;
+            }
+            // Its readiness began play: it may be the first to move.
         }
         let version = self.version();
         let over = self.game.as_ref().is_none_or(|g| g.is_over());

@@ -7,7 +7,7 @@
 
 use crate::engine::{self, Decision, Information, Level, Limits};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
@@ -31,8 +31,6 @@ struct Shared {
     queue: Mutex<VecDeque<Question>>,
     wake: Condvar,
     threads: usize,
-    /// Questions being thought about now.
-    busy: AtomicUsize,
 }
 
 #[derive(Clone)]
@@ -48,7 +46,6 @@ impl Thinkers {
             queue: Mutex::new(VecDeque::new()),
             wake: Condvar::new(),
             threads,
-            busy: AtomicUsize::new(0),
         });
         for i in 0..threads {
             let shared = shared.clone();
@@ -69,12 +66,6 @@ impl Thinkers {
             .expect("thinkers lock")
             .push_back(q);
         self.shared.wake.notify_one();
-    }
-
-    /// Questions waiting and being thought about.
-    pub fn load(&self) -> usize {
-        self.shared.queue.lock().expect("thinkers lock").len()
-            + self.shared.busy.load(Ordering::Relaxed)
     }
 }
 
@@ -111,7 +102,6 @@ fn think(shared: &Shared) {
             // The game moved on while this waited: nobody wants the answer.
             continue;
         }
-        shared.busy.fetch_add(1, Ordering::Relaxed);
         let share = share(behind, shared.threads);
         let now = Instant::now();
         let deadline = now + q.deadline.saturating_duration_since(now).mul_f64(share);
@@ -125,7 +115,6 @@ fn think(shared: &Shared) {
         let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             engine::choose_within(&q.info, q.level, &mut rand::rng(), limits)
         }));
-        shared.busy.fetch_sub(1, Ordering::Relaxed);
         if decided.is_err() {
             tracing::error!("the engine failed on a question");
         }
