@@ -8,6 +8,9 @@
 #                                             # (default postgres://postgres@127.0.0.1:5432/test)
 #   bench/load.sh sqlite --levels 1000,3000 --hold 20
 #   bench/load.sh postgres --crash            # kill the server mid-load, check the records
+#   bench/load.sh sqlite --levels 1000 --computer-games 50 --computer-level hard
+# DB_URL (SQLite) and SERVER_LOG choose other files than /tmp/junqi-load.db and
+# /tmp/junqi-load-server.log, for a second run beside another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 backend="${1:-sqlite}"
@@ -31,4 +34,4 @@ CARGO_INCREMENTAL=0 cargo build --release --quiet
 # 9,000 games are 18,000 sockets on each side: the tool raises its soft open-file
 # limit to the hard one, and warns when that is too low.
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; open files: $(ulimit -Hn); $backend; commit $(git rev-parse --short HEAD)" >&2
-exec target/release/junqi load --database-url "$url" --server-log /tmp/junqi-load-server.log "$@"
+exec target/release/junqi load --database-url "$url" --server-log "${SERVER_LOG:-/tmp/junqi-load-server.log}" "$@"

@@ -11,6 +11,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
 use std::time::Duration;
+use support::hidden::assert_hidden;
 use support::policy::{self, Rng};
 use support::{Client, Harness, Socket, TestDb, action_message, check_against_rules};
 
@@ -185,37 +186,6 @@ fn colour_of(seat: Seat) -> &'static str {
 
 fn random_layout(seat: Seat, seed: u64) -> Layout {
     Layout::random(seat, &mut StdRng::seed_from_u64(seed))
-}
-
-/// Everything one viewer received up to the end must keep the other side's pieces
-/// unnamed: an enemy piece may carry a name only when it is a flag shown to everyone.
-/// `own` is the viewer's colour, `None` for a spectator.
-fn assert_hidden(messages: &[Value], own: Option<&str>) {
-    fn scan(v: &Value, own: Option<&str>, msg: &Value) {
-        match v {
-            Value::Object(o) => {
-                if let (Some(piece), Some(colour)) = (o.get("piece"), o.get("colour"))
-                    && Some(colour.as_str().unwrap_or("")) != own
-                {
-                    assert!(
-                        piece == "flag" && o.get("face") == Some(&json!("up")),
-                        "a hidden enemy piece named ({v}) in {msg}"
-                    );
-                }
-                for x in o.values() {
-                    scan(x, own, msg);
-                }
-            }
-            Value::Array(a) => a.iter().for_each(|x| scan(x, own, msg)),
-            _ => {}
-        }
-    }
-    for m in messages {
-        if m["d"]["outcome"].is_object() || m["d"]["view"]["outcome"].is_object() {
-            break;
-        }
-        scan(m, own, m);
-    }
 }
 
 /// Layouts and a policy seed for which South's attacker takes North's flag after

@@ -115,3 +115,39 @@ fn a_crash_loses_no_acknowledged_action() {
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(!log.contains("panicked"), "{log}");
 }
+
+#[test]
+fn computer_games_play_beside_the_levels() {
+    let (dir, url) = temp_db("load-computer");
+    let log = dir.path.join("server.log");
+    let (ok, report) = load(
+        &url,
+        &log,
+        &[
+            "--levels",
+            "10",
+            "--warmup",
+            "1",
+            "--hold",
+            "4",
+            "--rate",
+            "2",
+            "--computer-games",
+            "3",
+            "--computer-level",
+            "easy",
+        ],
+    );
+    assert!(ok, "{report}");
+    let level = &report["levels"][0];
+    assert_eq!(level["errors"], 0, "{report}");
+    let computer = &level["computer"];
+    assert_eq!(computer["level"], "easy", "{report}");
+    assert_eq!(computer["live"], 3, "{report}");
+    assert_eq!(computer["errors"], 0, "{report}");
+    // The computer answered the person's actions while the level was measured.
+    assert!(
+        computer["replies_ms"]["samples"].as_u64().unwrap() >= 3,
+        "{report}"
+    );
+}

@@ -2,7 +2,8 @@
 //! a time), let them play through the warm-up, then measure over the hold.
 
 use super::LoadArgs;
-use super::accounts::Pair;
+use super::accounts::{Pair, Player};
+use super::computer::{Figures, computer_task};
 use super::game::pair_task;
 use super::report::{Level, Meter};
 use super::server::Server;
@@ -101,6 +102,43 @@ pub async fn start_games(
     true
 }
 
+/// Starts the games against the computer (`--computer-games`), which play beside the
+/// levels from then on, and waits (up to `--ramp-seconds`) for them to be playing.
+/// Their players' sockets come from the addresses after the first `offset` games'.
+pub async fn start_computer_games(
+    ctx: &Rc<Ctx>,
+    args: &LoadArgs,
+    players: &[Rc<Player>],
+    clients: &Clients,
+    offset: usize,
+) {
+    if players.is_empty() {
+        return;
+    }
+    eprintln!(
+        "starting {} games against the computer ({})",
+        players.len(),
+        args.computer_level.name()
+    );
+    for (i, p) in players.iter().enumerate() {
+        let client = clients.of_pair(offset + i);
+        actix_web::rt::spawn(computer_task(
+            ctx.clone(),
+            p.clone(),
+            client,
+            args.computer_level,
+        ));
+    }
+    let deadline = Instant::now() + Duration::from_secs(args.ramp_seconds);
+    while ctx.computer.borrow().playing < players.len() && Instant::now() < deadline {
+        sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!(
+        "{} games against the computer playing",
+        ctx.computer.borrow().playing
+    );
+}
+
 pub async fn run(
     ctx: &Rc<Ctx>,
     args: &LoadArgs,
@@ -158,8 +196,15 @@ pub async fn run(
             server,
         );
         row.reached = reached;
+        if args.computer_games > 0 {
+            let mut stats = ctx.computer.borrow_mut();
+            row.computer = Some(Figures::take(&mut stats, args.computer_level));
+        }
         eprintln!("{}", super::report::HEADER);
         eprintln!("{}", row.line());
+        if let Some(c) = &row.computer {
+            eprintln!("{}", c.line());
+        }
         rows.push(row);
         if !reached {
             break;

@@ -13,9 +13,11 @@
 //! - `game`: one pair of players and their games;
 //! - `stats`, `report`: counting, percentiles and the report;
 //! - `levels`: the ramp and the measured levels;
+//! - `computer`: games against the computer beside them (`--computer-games`);
 //! - `crash`: the kill, the restart and the check.
 
 pub mod accounts;
+pub mod computer;
 pub mod crash;
 pub mod game;
 pub mod levels;
@@ -81,6 +83,22 @@ fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
     let pool = db::connect(&args.database_url, 2).map_err(|e| e.to_string())?;
     let made = Instant::now();
     let pairs = accounts::prepare(&pool, games, &args.prefix).map_err(|e| e.to_string())?;
+    // The players against the computer: two to a made pair, under a prefix of their own.
+    let against: Vec<Rc<accounts::Player>> = if args.computer_games > 0 {
+        accounts::prepare(
+            &pool,
+            args.computer_games.div_ceil(2),
+            &format!("{}x", args.prefix),
+        )
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .flat_map(|p| [p.a, p.b])
+        .take(args.computer_games)
+        .map(Rc::new)
+        .collect()
+    } else {
+        Vec::new()
+    };
     eprintln!(
         "junqi load: {} players ready in {:.1} s",
         2 * games,
@@ -97,7 +115,8 @@ fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
         server.addr
     );
     let pairs: Vec<Rc<Pair>> = pairs.into_iter().map(Rc::new).collect();
-    let result = actix_web::rt::System::new().block_on(drive(args, &mut server, &pool, &pairs));
+    let result =
+        actix_web::rt::System::new().block_on(drive(args, &mut server, &pool, &pairs, &against));
     server.kill();
     let (levels, crash) = result?;
     Ok(Report {
@@ -123,6 +142,7 @@ async fn drive(
     server: &mut Server,
     pool: &Pool,
     pairs: &[Rc<Pair>],
+    against: &[Rc<accounts::Player>],
 ) -> Result<Outcome, String> {
     let ctx = Rc::new(Ctx::new(
         format!("http://{}", server.addr),
@@ -131,13 +151,15 @@ async fn drive(
         args.crash,
     ));
     *ctx.last_ack.borrow_mut() = vec![None; pairs.len()];
-    let clients = Clients::new(pairs.len(), args.games_per_address as usize);
+    // The games against the computer take the addresses after the pairs'.
+    let clients = Clients::new(pairs.len() + against.len(), args.games_per_address as usize);
     logged_in(&ctx, &clients, &pairs[0]).await?;
     let work = async {
         if args.crash {
             let report = crash::run(&ctx, args, server, pool, pairs, &clients).await?;
             Ok((Vec::new(), Some(report)))
         } else {
+            levels::start_computer_games(&ctx, args, against, &clients, pairs.len()).await;
             Ok((levels::run(&ctx, args, server, pairs, &clients).await, None))
         }
     };

@@ -69,6 +69,17 @@ pub struct LoadArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Games against the computer played beside the levels' games, all along (each by
+    /// a player of its own, who plays random legal actions at the games' pace).
+    #[arg(long, default_value_t = 0)]
+    pub computer_games: usize,
+    /// The computer's level in those games: easy, normal or hard.
+    #[arg(long, default_value = "hard", value_parser = parse_level)]
+    pub computer_level: crate::engine::Level,
+}
+
+fn parse_level(s: &str) -> Result<crate::engine::Level, String> {
+    crate::engine::Level::from_name(s).ok_or_else(|| format!("{s:?}: easy, normal or hard"))
 }
 
 impl LoadArgs {
@@ -100,6 +111,9 @@ impl LoadArgs {
         }
         if self.prefix.len() > 13 || !self.prefix.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Some("--prefix: up to 13 letters or digits".into());
+        }
+        if self.computer_games > 0 && self.crash {
+            return Some("--computer-games runs beside the levels, not with --crash".into());
         }
         if self.starts_in_flight == 0 {
             return Some("--starts-in-flight must be at least 1".into());

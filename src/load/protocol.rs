@@ -108,6 +108,8 @@ pub struct Data<'a> {
     pub game: Option<Summary<'a>>,
     // event (and state: the result)
     pub kind: Option<&'a str>,
+    /// Who acted.
+    pub seat: Option<Seat>,
     pub legal: Option<Vec<Act>>,
     pub result: Option<IgnoredAny>,
     pub outcome: Option<IgnoredAny>,

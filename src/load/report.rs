@@ -50,6 +50,9 @@ pub struct Level {
     pub client_cpu_pct: f64,
     /// Percent of all the machine's cores (everything running, the database too).
     pub machine_cpu_pct: f64,
+    /// The games against the computer played beside these (`--computer-games`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer: Option<super::computer::Figures>,
 }
 
 /// CPU counters at one moment.
@@ -103,6 +106,7 @@ impl Level {
             server_cpu_pct: round1(pct(to.server.saturating_sub(from.server))),
             client_cpu_pct: round1(pct(to.client.saturating_sub(from.client))),
             machine_cpu_pct: round1(100.0 * busy / total),
+            computer: None,
         }
     }
 
@@ -160,6 +164,9 @@ impl Report {
             );
             for l in &self.levels {
                 let _ = writeln!(out, "{}", l.line());
+                if let Some(c) = &l.computer {
+                    let _ = writeln!(out, "{}", c.line());
+                }
             }
             for l in self.levels.iter().filter(|l| !l.reached) {
                 let _ = writeln!(

@@ -29,6 +29,8 @@ pub struct Ctx {
     pub ledgers: Option<RefCell<Vec<Rc<RefCell<Ledger>>>>>,
     /// Per pair: when it last had an action acknowledged.
     pub last_ack: RefCell<Vec<Option<Instant>>>,
+    /// The games against the computer (`--computer-games`).
+    pub computer: RefCell<super::computer::ComputerStats>,
 }
 
 impl Ctx {
@@ -45,6 +47,7 @@ impl Ctx {
             parked: Cell::new(0),
             ledgers: crash.then(RefCell::default),
             last_ack: RefCell::default(),
+            computer: RefCell::default(),
         }
     }
 

@@ -5,7 +5,9 @@
 //! built from the true deal.
 #![allow(dead_code)]
 
+pub mod computer;
 pub mod drawn;
+pub mod hidden;
 pub mod policy;
 
 use awc::http::header;
