@@ -43,6 +43,12 @@ function fill(card, seat, p, placeholder) {
   const login = q(card, '.pc-login');
   login.hidden = !(shown && shown.display_name);
   login.textContent = shown && shown.display_name ? shown.username : '';
+  // 机器人 or 电脑 beside a name that is not a person's (the same words as badge.js).
+  const kind = p && p.username ? p.kind : null;
+  const badge = q(card, '.pc-kind');
+  badge.hidden = kind !== 'bot' && kind !== 'computer';
+  badge.className = 'pc-kind kind-badge' + (kind === 'bot' ? ' kind-bot' : kind === 'computer' ? ' kind-computer' : '');
+  badge.textContent = kind === 'bot' ? t('机器人', 'bot') : kind === 'computer' ? t('电脑', 'computer') : '';
   card.classList.toggle('is-you', you);
   card.classList.toggle('is-empty', !(p && p.username));
   q(card, '.pc-you').hidden = !you;
