@@ -549,6 +549,11 @@ impl Client {
         .await
     }
 
+    pub async fn delete(&mut self, path: &str) -> Resp {
+        let req = self.http.delete(format!("{}{path}", self.base));
+        self.send(req, None).await
+    }
+
     pub async fn post_empty(&mut self, path: &str) -> Resp {
         let req = self.http.post(format!("{}{path}", self.base));
         self.send(req, None).await
