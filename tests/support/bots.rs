@@ -33,6 +33,16 @@ impl Harness {
         }
     }
 
+    /// A new player `name`: a person logged in with a cookie, or (`bot`) a bot account
+    /// that authenticates with its token alone. The hidden-information tests run both.
+    pub async fn player_or_bot(&self, name: &str, bot: bool) -> Client {
+        if bot {
+            self.bot(name).await.client
+        } else {
+            self.player(name).await
+        }
+    }
+
     /// A client that authenticates with `token` alone.
     pub fn token_client(&self, name: &str, token: &str) -> Client {
         let mut c = self.client();
