@@ -102,7 +102,9 @@ export function renderCards() {
   if (st === 'open' || st === 'cancelled') {
     const creator = creatorName();
     /** @type {PlayerRef} */
-    const creatorP = { username: creator || '' };
+    const creatorP = { username: creator || '', kind: 'person' };
+    const g = game();
+    if (g && g.creator && sameUser(g.creator.username, creator)) Object.assign(creatorP, g.creator);
     for (const seat of SEATS) {
       const p = player(seat);
       if (p && sameUser(p.username, creator)) Object.assign(creatorP, p);
