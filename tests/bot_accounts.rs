@@ -187,7 +187,7 @@ async fn a_token_acts_for_its_own_bot_only(db: TestDb) {
         .assert_error(401, "bad_token");
 
     // On the socket each token is its own seat; a third bot only watches.
-    ca.post_empty(&format!("/api/games/{their}/join")).await;
+    ca.join(&their).await;
     let mut sa = ca.game_socket(&their).await;
     let mut sb = cb.game_socket(&their).await;
     let mut sc = h

@@ -62,7 +62,9 @@ fn validate_password(username: &str, pw: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The logged-in user's id, if any.
+/// The logged-in user's id, if any, by the session alone: for pages, which a bot's
+/// token does not open (its cookie is dropped). The API and the sockets ask
+/// `bearer::Caller`, which knows tokens too.
 pub fn user_id(session: &Session) -> Option<i64> {
     session.get::<i64>(USER_KEY).ok().flatten()
 }
