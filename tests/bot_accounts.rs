@@ -2,7 +2,7 @@
 //! for its own bot and no one else, over HTTP and on the sockets; a revoked or unknown
 //! token is a 401; an account becomes a bot (and back) only while it has no rating and
 //! no game in hand; rated games never put a bot against a person; bots share the
-//! people's socket caps. On SQLite and PostgreSQL.
+//! people's socket caps and clocks. On SQLite and PostgreSQL.
 
 #[macro_use]
 mod support;
@@ -23,6 +23,7 @@ db_tests! {
     becoming_a_bot_and_back => becoming_a_bot_and_back_sqlite, becoming_a_bot_and_back_postgres;
     rated_games_never_mix_bots_and_people => rated_games_never_mix_bots_and_people_sqlite, rated_games_never_mix_bots_and_people_postgres;
     bots_share_the_socket_caps => bots_share_the_socket_caps_sqlite, bots_share_the_socket_caps_postgres;
+    bots_play_under_the_same_clock => bots_play_under_the_same_clock_sqlite, bots_play_under_the_same_clock_postgres;
 }
 
 /// The status an upgrade was refused with.
@@ -394,4 +395,22 @@ async fn bots_share_the_socket_caps(db: TestDb) {
     open.pop().unwrap().close().await;
     actix_web::rt::time::sleep(Duration::from_millis(200)).await;
     open.push(bot.socket("/ws/lobby").await);
+}
+
+/// (7) The clock runs for bots as for people: with one-second actions, bots that never
+/// act lose on timeouts.
+async fn bots_play_under_the_same_clock(db: TestDb) {
+    let h = Harness::start(db);
+    let mut a = h.bot("idle_one").await.client;
+    let mut b = h.bot("idle_two").await.client;
+    let id = a.create_game(1, false).await;
+    let mut s = a.game_socket(&id).await;
+    b.join(&id).await;
+    let end = s
+        .wait_for("the end", |m| {
+            m["t"] == "event" && m["d"]["result"].is_object()
+        })
+        .await;
+    assert_eq!(end["d"]["result"]["reason"], "timeouts", "{end}");
+    assert_eq!(b.summary(&id).await["reason"], "timeouts");
 }

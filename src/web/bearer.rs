@@ -128,3 +128,28 @@ impl FromRequest for Caller {
         ready(Ok(Caller::of(req)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    fn token_of(authorization: Option<&str>) -> Option<String> {
+        let mut r = TestRequest::get();
+        if let Some(a) = authorization {
+            r = r.insert_header((header::AUTHORIZATION, a));
+        }
+        bearer_token(&r.to_srv_request())
+    }
+
+    #[test]
+    fn which_headers_carry_a_token() {
+        assert_eq!(token_of(None), None);
+        assert_eq!(token_of(Some("Bearer abc")).as_deref(), Some("abc"));
+        assert_eq!(token_of(Some("bearer  abc ")).as_deref(), Some("abc"));
+        // Said to be a bearer token, but none: refused like an unknown one.
+        assert_eq!(token_of(Some("Bearer")).as_deref(), Some(""));
+        // Another scheme is not ours to judge: the request goes on without a token.
+        assert_eq!(token_of(Some("Basic dXNlcjpwYXNz")), None);
+    }
+}
