@@ -11,6 +11,11 @@ pub enum AppError {
     BadOption(String),
     NotLoggedIn,
     BadCredentials,
+    /// An `Authorization: Bearer` token that is unknown or has been revoked.
+    BadToken,
+    /// A rated game between accounts of different kinds (a bot and a person): ratings
+    /// are kept apart, so such games are casual only.
+    NotRatedTogether(String),
     Forbidden(String),
     BadOrigin,
     NotFound(String),
@@ -40,6 +45,8 @@ impl AppError {
             AppError::BadOption(_) => "bad_option",
             AppError::NotLoggedIn => "not_logged_in",
             AppError::BadCredentials => "bad_credentials",
+            AppError::BadToken => "bad_token",
+            AppError::NotRatedTogether(_) => "not_rated_together",
             AppError::Forbidden(_) => "forbidden",
             AppError::BadOrigin => "bad_origin",
             AppError::NotFound(_) => "not_found",
@@ -64,11 +71,13 @@ impl AppError {
             | AppError::Forbidden(m)
             | AppError::NotFound(m)
             | AppError::Conflict(m)
+            | AppError::NotRatedTogether(m)
             | AppError::Limit(_, m)
             | AppError::TooManySockets(m)
             | AppError::Unavailable(m) => m.clone(),
             AppError::NotLoggedIn => "log in first".into(),
             AppError::BadCredentials => "wrong username or password".into(),
+            AppError::BadToken => "the API token is unknown or has been revoked".into(),
             AppError::BadOrigin => {
                 "requests that change something, and sockets, are accepted from this site's pages only"
                     .into()

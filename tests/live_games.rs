@@ -24,6 +24,7 @@ db_tests! {
     far_behind_reconnect_gets_a_state => far_behind_reconnect_gets_a_state_sqlite, far_behind_reconnect_gets_a_state_postgres;
     restart_keeps_actions_and_deadline => restart_keeps_actions_and_deadline_sqlite, restart_keeps_actions_and_deadline_postgres;
     face_down_pieces_stay_hidden => face_down_pieces_stay_hidden_sqlite, face_down_pieces_stay_hidden_postgres;
+    face_down_pieces_stay_hidden_from_bots => face_down_pieces_stay_hidden_from_bots_sqlite, face_down_pieces_stay_hidden_from_bots_postgres;
     escape_after_the_grace_period => escape_after_the_grace_period_sqlite, escape_after_the_grace_period_postgres;
 }
 
@@ -853,10 +854,19 @@ fn check_message(msg: &Value, snapshots: &[Game], secrets: &[String]) {
 /// (8) Nothing a player or a spectator receives names a face-down piece; the record
 /// holds no deal or salt before the end; the log never holds the salt or the deal.
 async fn face_down_pieces_stay_hidden(db: TestDb) {
+    hidden_from(db, false).await;
+}
+
+/// (8b) The same when the players and a watcher are bots on their API tokens.
+async fn face_down_pieces_stay_hidden_from_bots(db: TestDb) {
+    hidden_from(db, true).await;
+}
+
+async fn hidden_from(db: TestDb, bots: bool) {
     let h = Harness::start(db);
-    let a = h.player("red_team").await;
-    let b = h.player("blue_team").await;
-    let watcher = h.player("watcher").await;
+    let a = h.player_or_bot("red_team", bots).await;
+    let b = h.player_or_bot("blue_team", bots).await;
+    let watcher = h.player_or_bot("watcher", bots).await;
     let mut table = Table::open(&h, a, b, 30, false).await;
     let id = table.id.clone();
     let mut spectators = [

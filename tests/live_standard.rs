@@ -224,9 +224,18 @@ fn find_flag_win() -> (Layout, Layout, u64, Vec<(Seat, Action)>) {
 /// first, the flag shown to all when North's marshal falls, nothing hidden sent early,
 /// score and record by the rules, and each player's layout offered again next game.
 async fn full_game_to_a_flag_win(db: TestDb) {
+    flag_win_by(db, false).await;
+}
+
+/// (1b) The same between two bots on their tokens: nothing hidden reaches a bot early.
+async fn full_game_between_bots(db: TestDb) {
+    flag_win_by(db, true).await;
+}
+
+async fn flag_win_by(db: TestDb, bots: bool) {
     let h = Harness::start(db);
-    let a = h.player("guan_yu").await;
-    let b = h.player("zhang_fei").await;
+    let a = h.player_or_bot("guan_yu", bots).await;
+    let b = h.player_or_bot("zhang_fei", bots).await;
     let mut t = Std::deploying(a, b, true).await;
     let mut spectator = h.client().game_socket(&t.id).await;
     let st = spectator.wait_state().await;
@@ -740,6 +749,7 @@ async fn marks_follow_pieces_and_stay_private(db: TestDb) {
 
 db_tests! {
     full_game_to_a_flag_win => full_game_sqlite, full_game_postgres;
+    full_game_between_bots => full_game_bots_sqlite, full_game_bots_postgres;
     deployment_refusals_and_time_limit => deployment_time_limit_sqlite, deployment_time_limit_postgres;
     headquarters_lock => headquarters_lock_sqlite, headquarters_lock_postgres;
     fifth_pass_loses_and_early_wins_score_nothing => fifth_pass_sqlite, fifth_pass_postgres;

@@ -19,6 +19,7 @@ use support::{Client, Harness, Socket, Table, TestDb, action_message};
 
 db_tests! {
     flip_views_draw_the_game => flip_views_draw_the_game_sqlite, flip_views_draw_the_game_postgres;
+    flip_views_draw_the_game_for_bots => flip_views_draw_the_game_for_bots_sqlite, flip_views_draw_the_game_for_bots_postgres;
     standard_views_draw_the_game => standard_views_draw_the_game_sqlite, standard_views_draw_the_game_postgres;
     phrases_reach_the_table => phrases_reach_the_table_sqlite, phrases_reach_the_table_postgres;
     analysis_takes_partial_views => analysis_takes_partial_views_sqlite, analysis_takes_partial_views_postgres;
@@ -277,10 +278,20 @@ async fn check_replay(w: &mut Watched) {
 }
 
 async fn watched_flip(h: &Harness) -> Watched {
-    let a = h.player("south_or_north").await;
-    let b = h.player("north_or_south").await;
+    watched_flip_by(h, false).await
+}
+
+/// Two players and a spectator: people (the spectator logged out), or bots on their
+/// tokens (the spectator a third bot).
+async fn watched_flip_by(h: &Harness, bots: bool) -> Watched {
+    let a = h.player_or_bot("south_or_north", bots).await;
+    let b = h.player_or_bot("north_or_south", bots).await;
     let table = Table::open(h, a, b, 60, false).await;
-    let spectator = h.client();
+    let spectator = if bots {
+        h.player_or_bot("bot_spectator", true).await
+    } else {
+        h.client()
+    };
     let mut watching = spectator.game_socket(&table.id).await;
     watching.wait_state().await;
     let Table {
@@ -372,6 +383,16 @@ async fn flip_views_draw_the_game(db: TestDb) {
         .await
         .assert_error(404, "not_found");
     let mut rng = Rng::new(91);
+    play_checked(&mut w, &h, &mut rng, false).await;
+    check_replay(&mut w).await;
+}
+
+/// (V1b) The same with bots in both seats and watching, each on its token alone: no
+/// socket of a bot is told more than its seat (or a spectator) may see.
+async fn flip_views_draw_the_game_for_bots(db: TestDb) {
+    let h = Harness::start(db);
+    let mut w = watched_flip_by(&h, true).await;
+    let mut rng = Rng::new(93);
     play_checked(&mut w, &h, &mut rng, false).await;
     check_replay(&mut w).await;
 }

@@ -63,7 +63,8 @@ async fn play(sockets: &mut [Socket; 2], n: usize) {
 
 async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static str, Value)>) {
     let mut a = h.player("types_a").await;
-    let mut b = h.player("types_b").await;
+    // A bot on its token: its player references carry `"kind":"bot"`.
+    let mut b = h.bot("types_b").await.client;
     let mut lobby = h.client().socket("/ws/lobby").await;
     let id = open_game(&mut a).await;
     let sa = a.game_socket(&id).await;
@@ -123,7 +124,14 @@ async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static 
     let r = a.get(&format!("/api/games/{id}/replay")).await;
     assert_eq!(r.status, 200, "{}", r.text);
     extra.push(("Replay", r.json));
-    extra.push(("GameSummary", a.summary(&id).await));
+    let summary = a.summary(&id).await;
+    let kinds: BTreeSet<&str> = ["south", "north"]
+        .iter()
+        .filter_map(|seat| summary["players"][*seat]["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, BTreeSet::from(["bot", "person"]), "{summary}");
+    extra.push(("GameSummary", summary));
+    extra.push(("Player", a.player("types_b").await));
 }
 
 async fn standard_game(h: &Harness, out: &mut Vec<Value>) {
@@ -229,6 +237,21 @@ async fn messages_match_the_page_types(db: TestDb) {
     assert_eq!(
         tags, declared,
         "every message type the page declares was seen, and no other"
+    );
+    // The page's PlayerRef names the kinds there are, and no other.
+    let mut robot = answers
+        .iter()
+        .find(|(n, _)| *n == "GameSummary")
+        .map(|(_, v)| v["creator"].clone())
+        .unwrap();
+    types
+        .check(types.get("PlayerRef"), &robot, "PlayerRef")
+        .unwrap();
+    robot["kind"] = json!("robot");
+    assert!(
+        types
+            .check(types.get("PlayerRef"), &robot, "PlayerRef")
+            .is_err()
     );
     for (name, value) in &answers {
         types

@@ -129,6 +129,9 @@ pub struct Wanted<'a> {
     pub seconds_per_action: i32,
     pub rated: bool,
     pub not_by: i64,
+    /// Only games whose creator is of this kind (`users.kind`): for rated games, the
+    /// asker's own, since people are rated against people and bots against bots.
+    pub creator_kind: Option<&'a str>,
 }
 
 /// The newest `limit` open games with these settings by someone else, newest first
@@ -139,13 +142,19 @@ pub fn open_compatible(
     w: &Wanted<'_>,
     limit: i64,
 ) -> Result<Vec<GameRow>, DbError> {
-    Ok(games::table
+    let mut q = games::table
         .filter(games::status.eq(OPEN))
         .filter(games::variant.eq(w.variant))
         .filter(games::seconds_per_action.eq(w.seconds_per_action))
         .filter(games::rated.eq(w.rated))
         .filter(games::creator_id.ne(w.not_by))
-        .order((games::created_at.desc(), games::id.desc()))
+        .into_boxed();
+    if let Some(kind) = w.creator_kind {
+        use super::schema::users as u;
+        let of_kind = u::table.filter(u::kind.eq(kind)).select(u::id);
+        q = q.filter(games::creator_id.eq_any(of_kind));
+    }
+    Ok(q.order((games::created_at.desc(), games::id.desc()))
         .limit(limit)
         .select(GameRow::as_select())
         .load(conn)?)

@@ -5,12 +5,14 @@ mod busy;
 mod checkpoint;
 pub mod games;
 pub mod history;
+pub mod kinds;
 pub mod layouts;
 pub mod marks;
 pub mod profiles;
 pub mod schema;
 pub mod sessions;
 pub mod steps;
+pub mod tokens;
 pub mod users;
 pub mod writer;
 

@@ -153,7 +153,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    api_tokens (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        name -> Text,
+        token_hash -> Text,
+        created_at -> BigInt,
+        last_used_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(user_stats -> users (user_id));
+diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(saved_layouts -> users (user_id));
 diesel::joinable!(score_history -> users (user_id));
@@ -172,5 +184,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     saved_layouts,
     last_layouts,
     piece_marks,
-    sessions
+    sessions,
+    api_tokens
 );

@@ -225,22 +225,29 @@ pub fn set_display_name(
     Ok(changed == 1)
 }
 
-/// The display names of those of `ids` who chose one.
-pub fn display_names(
+/// How a name is shown wherever it appears: the display name, if the player chose one,
+/// and what the account is (for the 机器人 and 电脑 badges).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub display_name: Option<String>,
+    pub kind: String,
+}
+
+/// The labels of `ids` (those that exist).
+pub fn labels(
     conn: &mut DbConn,
     ids: &[i64],
-) -> Result<std::collections::HashMap<i64, String>, DbError> {
+) -> Result<std::collections::HashMap<i64, Label>, DbError> {
     if ids.is_empty() {
         return Ok(Default::default());
     }
-    let rows: Vec<(i64, Option<String>)> = users::table
+    let rows: Vec<(i64, Option<String>, String)> = users::table
         .filter(users::id.eq_any(ids))
-        .filter(users::display_name.is_not_null())
-        .select((users::id, users::display_name))
+        .select((users::id, users::display_name, users::kind))
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .filter_map(|(id, name)| Some((id, name?)))
+        .map(|(id, display_name, kind)| (id, Label { display_name, kind }))
         .collect())
 }
 

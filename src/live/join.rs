@@ -65,7 +65,9 @@ impl Task {
         }
         if self.row.rated {
             // The joiner's rated games; the creator's open one already counts as theirs.
+            let creator = self.row.creator_id;
             blocking(self.hub.pool(), move |c| {
+                super::lobby::check_rated_together(c, creator, user)?;
                 super::lobby::check_rated_room(c, user)
             })
             .await?;

@@ -8,7 +8,7 @@ use super::presence::Presence;
 use super::summary::{self, OpenGame};
 use super::{Cmd, Hub, blocking};
 use crate::db::games::{self, GameRow, Wanted};
-use crate::db::{DbConn, now_ms};
+use crate::db::{DbConn, kinds, now_ms};
 use crate::error::AppError;
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,6 +56,29 @@ pub fn check_rated_room(c: &mut DbConn, user: i64) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The kind of player `user` may meet in a rated game (their own: people meet people,
+/// bots meet bots), or 403 `not_rated_together` for the computer, which plays casual
+/// games only.
+pub fn rated_pool(c: &mut DbConn, user: i64) -> Result<&'static str, AppError> {
+    let kind = kinds::of(c, user)?.ok_or(AppError::NotLoggedIn)?;
+    kinds::rated_pool(&kind)
+        .ok_or_else(|| AppError::NotRatedTogether("the computer plays casual games only".into()))
+}
+
+/// Refuses a rated game between `creator` and `joiner` unless they are of one kind:
+/// ratings of bots and of people are kept apart, so that no person's rating is won or
+/// lost against a program.
+pub fn check_rated_together(c: &mut DbConn, creator: i64, joiner: i64) -> Result<(), AppError> {
+    let (a, b) = (rated_pool(c, creator)?, rated_pool(c, joiner)?);
+    if a == b {
+        return Ok(());
+    }
+    Err(AppError::NotRatedTogether(
+        "rated games are between two people or two bots: a bot and a person play casual          games only"
+            .into(),
+    ))
+}
+
 /// Whether an open game has been abandoned: its creator has been away from the lobby
 /// and from the game for `idle`, counting from its creation at the earliest.
 fn abandoned(p: &Presence, idle: i64, creator: i64, id: &str, created_at: i64, now: i64) -> bool {
@@ -94,7 +117,8 @@ impl Hub {
     }
 
     /// Games `user` may be paired into with these settings, best first: not abandoned,
-    /// those whose creator is here now before the others, newest first within each.
+    /// those whose creator is here now before the others, newest first within each;
+    /// rated ones only by creators of `user`'s kind.
     pub async fn pair_candidates(
         &self,
         user: i64,
@@ -103,11 +127,17 @@ impl Hub {
         rated: bool,
     ) -> Result<Vec<String>, AppError> {
         let rows = blocking(&self.pool, move |c| {
+            let creator_kind = if rated {
+                Some(rated_pool(c, user)?)
+            } else {
+                None
+            };
             let wanted = Wanted {
                 variant,
                 seconds_per_action,
                 rated,
                 not_by: user,
+                creator_kind,
             };
             Ok(games::open_compatible(c, &wanted, PAIR_SCAN)?)
         })

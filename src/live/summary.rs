@@ -15,6 +15,8 @@ pub struct PlayerInfo {
     pub id: i64,
     pub username: String,
     pub display_name: Option<String>,
+    /// `person`, `bot` or `computer` (`users.kind`).
+    pub kind: String,
     pub score: i64,
     /// The level, when the player is the computer.
     pub computer: Option<crate::engine::Level>,
@@ -30,6 +32,7 @@ impl PlayerInfo {
             id: user.id,
             username: user.username,
             display_name: user.display_name,
+            kind: user.kind,
             score: stats.score,
         })
     }
@@ -52,6 +55,9 @@ pub struct PlayerRef {
     pub username: String,
     /// Null when the player has not chosen one.
     pub display_name: Option<String>,
+    /// `person`, `bot` (an outside program, badge 机器人) or `computer` (the site's own
+    /// computer player, badge 电脑).
+    pub kind: String,
     pub score: i64,
     pub rank: RankView,
 }
@@ -61,6 +67,7 @@ impl PlayerRef {
         PlayerRef {
             username: p.username.clone(),
             display_name: p.display_name.clone(),
+            kind: p.kind.clone(),
             score: p.score,
             rank: RankView::of(p.score),
         }
@@ -170,6 +177,7 @@ pub fn open_games(
 pub struct PlayerStanding {
     pub username: String,
     pub display_name: Option<String>,
+    pub kind: String,
     pub variant: String,
     pub score: i64,
     pub rank: RankView,
@@ -184,6 +192,7 @@ impl PlayerStanding {
         PlayerStanding {
             username: user.username.clone(),
             display_name: user.display_name.clone(),
+            kind: user.kind.clone(),
             variant: stats.variant.clone(),
             score: stats.score,
             rank: RankView::of(stats.score),
@@ -239,6 +248,7 @@ mod tests {
             id: 1,
             username: "alice".into(),
             display_name: None,
+            kind: "bot".into(),
             score: 35,
             computer: None,
         }
@@ -271,7 +281,7 @@ mod tests {
             &[Some(alice()), None],
         ))
         .unwrap();
-        let me = json!({"username": "alice", "display_name": null, "score": 35, "rank": rank_35()});
+        let me = json!({"username": "alice", "display_name": null, "kind": "bot", "score": 35, "rank": rank_35()});
         assert_eq!(
             s,
             json!({
@@ -296,7 +306,7 @@ mod tests {
     #[test]
     fn open_games_and_standings() {
         let o = to_value(OpenGame::of(&row("open"), &alice())).unwrap();
-        let me = json!({"username": "alice", "display_name": null, "score": 35, "rank": rank_35()});
+        let me = json!({"username": "alice", "display_name": null, "kind": "bot", "score": 35, "rank": rank_35()});
         assert_eq!(
             o,
             json!({"id": "g1", "variant": "flip", "seconds_per_action": 30, "rated": true,
@@ -324,7 +334,7 @@ mod tests {
         };
         assert_eq!(
             to_value(PlayerStanding::of(&user, &stats)).unwrap(),
-            json!({"username": "alice", "display_name": "小明", "variant": "standard",
+            json!({"username": "alice", "display_name": "小明", "kind": "person", "variant": "standard",
                    "score": 35, "rank": rank_35(), "wins": 3, "draws": 1, "losses": 2,
                    "games": 6})
         );

@@ -1,6 +1,6 @@
 //! The JSON API: lobby and games, records, the board, analysis, players and health.
 
-use super::auth::require_user;
+use super::bearer::Caller;
 use crate::db::games::{self, FINISHED, GameRow};
 use crate::db::{self, users};
 use crate::engine::Level;
@@ -13,7 +13,6 @@ use crate::record::{Claimed, Record, Setup, parse_action};
 use crate::rules::board::{self, Square};
 use crate::rules::view::Face;
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
-use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -79,6 +78,7 @@ async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, A
         .write(move |c| -> Result<(), AppError> {
             lobby::check_open_room(c, user)?;
             if row.rated {
+                lobby::rated_pool(c, user)?;
                 lobby::check_rated_room(c, user)?;
             }
             Ok(games::insert(c, &row)?)
@@ -90,10 +90,10 @@ async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, A
 
 pub async fn create_game(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     body: web::Json<NewGame>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     body.check()?;
     let _mine = hub.seat_lock(user).await;
     let id = match body.computer {
@@ -110,10 +110,10 @@ pub async fn create_game(
 /// are here first, newest first; never an abandoned one), or opens one.
 pub async fn quick_pair(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     body: web::Json<NewGame>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     body.check()?;
     if body.computer.is_some() {
         return Err(AppError::BadOption(
@@ -158,10 +158,10 @@ fn check_id(id: &str) -> Result<(), AppError> {
 
 pub async fn join_game(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     let id = path.into_inner();
     check_id(&id)?;
     let _mine = hub.seat_lock(user).await;
@@ -171,10 +171,10 @@ pub async fn join_game(
 
 pub async fn cancel_game(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     let id = path.into_inner();
     check_id(&id)?;
     hub.ask(&id, |reply| Cmd::Cancel { user, reply }).await?;

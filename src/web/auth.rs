@@ -1,5 +1,6 @@
 //! Accounts: registration, login, logout and who the session belongs to.
 
+use super::bearer::Caller;
 use super::sessions::{self, AGENT_KEY, USER_KEY};
 use super::throttle::Guard;
 use crate::db::users;
@@ -61,7 +62,9 @@ fn validate_password(username: &str, pw: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The logged-in user's id, if any.
+/// The logged-in user's id, if any, by the session alone: for pages, which a bot's
+/// token does not open (its cookie is dropped). The API and the sockets ask
+/// `bearer::Caller`, which knows tokens too.
 pub fn user_id(session: &Session) -> Option<i64> {
     session.get::<i64>(USER_KEY).ok().flatten()
 }
@@ -76,6 +79,8 @@ pub fn require_user(session: &Session) -> Result<i64, AppError> {
 pub struct Account {
     pub username: String,
     pub display_name: Option<String>,
+    /// `person`, `bot` or `computer`: the badge beside the name.
+    pub kind: String,
 }
 
 impl std::fmt::Display for Account {
@@ -94,6 +99,7 @@ pub async fn account(hub: &Arc<Hub>, session: &Session) -> Option<Account> {
         .map(|u| Account {
             username: u.username,
             display_name: u.display_name,
+            kind: u.kind,
         })
 }
 
@@ -179,16 +185,18 @@ pub async fn logout(session: Session) -> HttpResponse {
 /// "Log out everywhere": ends every session of the player, this one too.
 pub async fn logout_all(
     hub: web::Data<Arc<Hub>>,
+    caller: Caller,
     session: Session,
 ) -> Result<HttpResponse, AppError> {
-    let id = require_user(&session)?;
+    // Sessions are a person's business; a bot's token does not end them.
+    let id = caller.require_session()?;
     sessions::end_all(hub.pool(), id).await?;
     session.purge();
     Ok(HttpResponse::NoContent().finish())
 }
 
-pub async fn me(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpResponse, AppError> {
-    let id = require_user(&session)?;
+pub async fn me(hub: web::Data<Arc<Hub>>, caller: Caller) -> Result<HttpResponse, AppError> {
+    let id = caller.require()?;
     let player = blocking(hub.pool(), move |c| {
         let user = users::by_id(c, id)?.ok_or(AppError::NotLoggedIn)?;
         let stats = users::stats(c, id, "flip")?;

@@ -2,6 +2,7 @@
 //! stays in URLs. Set with `PATCH /api/me` or the form on one's own profile.
 
 use super::auth::require_user;
+use super::bearer::Caller;
 use crate::db::users;
 use crate::error::AppError;
 use crate::live::{Hub, PlayerStanding, blocking};
@@ -114,10 +115,10 @@ async fn store(hub: &Hub, id: i64, name: Option<String>) -> Result<PlayerStandin
 /// `PATCH /api/me`: answers the player as `GET /api/me` does.
 pub async fn patch_me(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
-    let id = require_user(&session)?;
+    let id = caller.require()?;
     let name = parse_request(&body)?;
     let me = store(&hub, id, name).await?;
     Ok(HttpResponse::Ok().json(me))

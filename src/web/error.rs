@@ -13,8 +13,12 @@ impl ResponseError for AppError {
             | AppError::InvalidPassword(_)
             | AppError::InvalidDisplayName(_)
             | AppError::BadOption(_) => StatusCode::BAD_REQUEST,
-            AppError::NotLoggedIn | AppError::BadCredentials => StatusCode::UNAUTHORIZED,
-            AppError::Forbidden(_) | AppError::BadOrigin => StatusCode::FORBIDDEN,
+            AppError::NotLoggedIn | AppError::BadCredentials | AppError::BadToken => {
+                StatusCode::UNAUTHORIZED
+            }
+            AppError::Forbidden(_) | AppError::BadOrigin | AppError::NotRatedTogether(_) => {
+                StatusCode::FORBIDDEN
+            }
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::UsernameTaken | AppError::Conflict(_) | AppError::Limit(..) => {
                 StatusCode::CONFLICT
@@ -32,6 +36,12 @@ impl ResponseError for AppError {
             tracing::error!(%cause, "internal error");
         }
         let mut res = HttpResponse::build(self.status_code());
+        if let AppError::BadToken = self {
+            res.insert_header((
+                actix_web::http::header::WWW_AUTHENTICATE,
+                "Bearer error=\"invalid_token\"",
+            ));
+        }
         if let AppError::RateLimited(seconds) = self {
             res.insert_header((actix_web::http::header::RETRY_AFTER, seconds.to_string()));
         }

@@ -25,6 +25,8 @@ pub const HISTORY_PAGE: i64 = 50;
 pub struct Side {
     pub name: String,
     pub display_name: Option<String>,
+    /// `person`, `bot` or `computer`: the badge beside the name.
+    pub kind: String,
     pub rank: Rank,
     pub score_change: Option<i32>,
     pub won: bool,
@@ -97,8 +99,8 @@ pub(super) fn date(ms: Option<i64>) -> String {
         .unwrap_or_default()
 }
 
-/// The display names of the players in `found` (one query; names in the rows are the
-/// login names copied at the end of each game, display names may change since).
+/// The display names and kinds of the players in `found` (one query; names in the rows
+/// are the login names copied at the end of each game, display names may change since).
 pub(super) fn display_names(c: &mut DbConn, found: &[Listed]) -> Result<DisplayNames, DbError> {
     let mut ids: Vec<i64> = found
         .iter()
@@ -107,10 +109,10 @@ pub(super) fn display_names(c: &mut DbConn, found: &[Listed]) -> Result<DisplayN
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    dbusers::display_names(c, &ids)
+    dbusers::labels(c, &ids)
 }
 
-pub(super) type DisplayNames = HashMap<i64, String>;
+pub(super) type DisplayNames = HashMap<i64, dbusers::Label>;
 
 pub(super) fn rows(found: Vec<Listed>, names: &DisplayNames, en: bool) -> Vec<HistoryRow> {
     found.into_iter().map(|l| row(l, names, en)).collect()
@@ -126,7 +128,10 @@ fn row(listed: Listed, names: &DisplayNames, en: bool) -> HistoryRow {
                 seat: &str| {
         id.map(|id| Side {
             name: name.unwrap_or_default(),
-            display_name: names.get(&id).cloned(),
+            display_name: names.get(&id).and_then(|l| l.display_name.clone()),
+            kind: names
+                .get(&id)
+                .map_or_else(|| "person".to_string(), |l| l.kind.clone()),
             rank: Rank::for_score(before.unwrap_or(0)),
             score_change: change,
             won: result == seat,

@@ -119,6 +119,8 @@ pub struct LadderRow {
     pub position: i64,
     pub name: String,
     pub display_name: Option<String>,
+    /// `person`, `bot` or `computer`: the badge beside the name.
+    pub kind: String,
     pub rank: Rank,
     pub score: i64,
     pub wins: i32,
@@ -214,6 +216,7 @@ async fn ladder_page(
             me: Some(u.id) == me,
             name: u.username,
             display_name: u.display_name,
+            kind: u.kind,
             rank: Rank::for_score(s.score),
             score: s.score,
             wins: s.wins,

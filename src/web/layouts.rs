@@ -3,7 +3,8 @@
 //! ever reaches their own layouts; someone else's id is answered as unknown.
 
 use super::assets::filters;
-use super::auth::{Account, account, require_user, user_id};
+use super::auth::{Account, account, user_id};
+use super::bearer::Caller;
 use super::i18n::Lang;
 use super::server::MAX_BODY;
 use crate::db::layouts::{self, RenameOutcome, SaveOutcome, SavedLayout};
@@ -67,8 +68,8 @@ async fn store(
     }
 }
 
-pub async fn list(hub: web::Data<Arc<Hub>>, session: Session) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+pub async fn list(hub: web::Data<Arc<Hub>>, caller: Caller) -> Result<HttpResponse, AppError> {
+    let user = caller.require()?;
     let rows = blocking(hub.pool(), move |c| Ok(layouts::list(c, user)?)).await?;
     let out = rows.iter().map(answer).collect::<Result<Vec<_>, _>>()?;
     Ok(HttpResponse::Ok().json(out))
@@ -82,10 +83,10 @@ pub struct NewLayout {
 
 pub async fn create(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     body: web::Json<NewLayout>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     let NewLayout { name, layout } = body.into_inner();
     let name = check_name(&name).map_err(AppError::BadRequest)?;
     let layout = parse_layout(&layout).map_err(|m| AppError::BadRequest(format!("layout{m}")))?;
@@ -100,11 +101,11 @@ pub struct NewName {
 
 pub async fn rename(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     path: web::Path<String>,
     body: web::Json<NewName>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     let raw = path.into_inner();
     let id = layout_id(&raw)?;
     let name = check_name(&body.name).map_err(AppError::BadRequest)?;
@@ -124,10 +125,10 @@ pub async fn rename(
 
 pub async fn delete(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     let raw = path.into_inner();
     let id = layout_id(&raw)?;
     if blocking(hub.pool(), move |c| Ok(layouts::delete(c, user, id)?)).await? {
@@ -174,10 +175,10 @@ fn ascii_file_name(name: &str) -> String {
 
 pub async fn export(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     let raw = path.into_inner();
     let id = layout_id(&raw)?;
     let row = blocking(hub.pool(), move |c| Ok(layouts::get(c, user, id)?))
@@ -206,10 +207,10 @@ pub async fn export(
 /// read with FileReader as text/plain, tools as application/json.
 pub async fn import(
     hub: web::Data<Arc<Hub>>,
-    session: Session,
+    caller: Caller,
     mut payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
-    let user = require_user(&session)?;
+    let user = caller.require()?;
     let mut bytes = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| AppError::BadRequest(format!("reading the body: {e}")))?;

@@ -3,6 +3,8 @@
 mod api;
 mod assets;
 mod auth;
+mod bearer;
+mod bots;
 mod chart;
 mod display_name;
 pub mod error;

@@ -1,8 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, display_name, error, headers, history, ladder, layouts, origin, page_cache,
-    pages, profile, sessions, socket_caps, throttle, ws,
+    api, assets, auth, bearer, bots, display_name, error, headers, history, ladder, layouts,
+    origin, page_cache, pages, profile, sessions, socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -80,6 +80,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/logout-all", web::post().to(auth::logout_all))
             .route("/me", web::get().to(auth::me))
             .route("/me", web::patch().to(display_name::patch_me))
+            .route("/bot", web::get().to(bots::get))
+            .route("/bot/kind", web::post().to(bots::set_kind))
+            .route("/bot/tokens", web::get().to(bots::list_tokens))
+            .route("/bot/tokens", web::post().to(bots::create_token))
+            .route("/bot/tokens/{id}", web::delete().to(bots::revoke_token))
             .route("/games", web::post().to(api::create_game))
             .route("/games/quick", web::post().to(api::quick_pair))
             .route("/games/open", web::get().to(api::open_games))
@@ -109,6 +114,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/games", web::get().to(history::games))
     .route("/ladder", web::get().to(ladder::ladder))
     .route("/layouts", web::get().to(layouts::page))
+    .route("/bot", web::get().to(bots::page))
     .route("/@/{name}", web::get().to(profile::profile))
     .route("/@/{name}", web::post().to(profile::profile_form))
     .route("/@/{name}/games", web::get().to(history::player_games))
@@ -189,6 +195,9 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
                 )
                 .build(),
             )
+            // Outside the session: a request with an API token is that token's bot
+            // account, and its cookie is dropped before the session is looked at.
+            .wrap(middleware::from_fn(bearer::authenticate))
             .wrap(headers::security_headers())
             // Text answers (pages, JSON) go out compressed to clients that accept it
             // (brotli, zstd or gzip) at the middleware's quick, low levels. It leaves

@@ -1,6 +1,6 @@
 //! The WebSocket endpoints: one game's socket and the lobby's.
 
-use super::auth::user_id;
+use super::bearer::{Caller, by_token};
 use super::origin::from_this_site;
 use super::socket_caps::SocketCaps;
 use super::throttle::Guard;
@@ -10,7 +10,6 @@ use crate::live::messages::{ErrorBody, ServerMsg};
 use crate::live::presence::Place;
 use crate::live::protocol;
 use crate::live::{Cmd, Hub, outbox};
-use actix_session::Session;
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason};
 use bytestring::ByteString;
@@ -19,9 +18,10 @@ use std::sync::Arc;
 use tokio::sync::oneshot;
 
 /// Browsers always send `Origin` on a WebSocket upgrade; refusing a foreign one stops
-/// another site from opening a socket with our player's cookie.
+/// another site from opening a socket with our player's cookie. An upgrade
+/// authenticated by an API token carries no cookie and passes.
 fn check_origin(req: &HttpRequest) -> Result<(), AppError> {
-    if from_this_site(req) {
+    if by_token(req) || from_this_site(req) {
         Ok(())
     } else {
         Err(AppError::BadOrigin)
@@ -61,7 +61,7 @@ pub async fn game_socket(
     body: web::Payload,
     path: web::Path<String>,
     since: web::Query<Since>,
-    session: Session,
+    caller: Caller,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
 ) -> Result<HttpResponse, actix_web::Error> {
@@ -69,7 +69,7 @@ pub async fn game_socket(
     let id = path.into_inner();
     let hub: Arc<Hub> = hub.get_ref().clone();
     let game = hub.handle(&id).await?;
-    let user = user_id(&session);
+    let user = caller.id();
     let permit = caps
         .into_inner()
         .admit(client_address(&req), user, Some(&id))?;
@@ -137,16 +137,16 @@ pub async fn game_socket(
 pub async fn lobby_socket(
     req: HttpRequest,
     body: web::Payload,
-    session: Session,
+    caller: Caller,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
     let permit = caps
         .into_inner()
-        .admit(client_address(&req), user_id(&session), None)?;
+        .admit(client_address(&req), caller.id(), None)?;
     // A logged-in player's lobby socket keeps their open games from expiring.
-    let here = user_id(&session).map(|u| hub.presence().enter(u, Place::Lobby));
+    let here = caller.id().map(|u| hub.presence().enter(u, Place::Lobby));
     let (response, ws, stream) = actix_ws::handle(&req, body)?;
     let mut lobby = hub.lobby();
     actix_web::rt::spawn(async move {

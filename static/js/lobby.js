@@ -7,6 +7,7 @@ import { ApiError, api } from './api.js';
 import { byId, copyText, el, toast } from './dom.js';
 import { rankName, t } from './i18n.js';
 import { Socket } from './socket.js';
+import { kindBadge } from './badge.js';
 
 /** @typedef {import('./messages.js').OpenGame} OpenGame */
 
@@ -127,6 +128,7 @@ function row(game) {
     el('div', { class: 'og-who' }, [
       el('span', { class: 'og-creator', text: creator.display_name || creator.username || '?' }),
       creator.display_name ? el('span', { class: 'og-login', text: creator.username }) : null,
+      kindBadge(creator.kind),
       mine ? el('span', { class: 'tag tag-me', text: t('我', 'me') }) : null,
       el('span', { class: 'og-rank', text: rankText(creator) }),
     ]),

@@ -5,6 +5,7 @@
 //! built from the true deal.
 #![allow(dead_code)]
 
+pub mod bots;
 pub mod computer;
 pub mod drawn;
 pub mod hidden;
@@ -462,6 +463,8 @@ pub struct Client {
     pub name: String,
     /// Sent as X-Forwarded-For: the address a server run with `--trust-proxy` sees.
     pub forwarded_for: Option<String>,
+    /// A bot's API token, sent as `Authorization: Bearer …` on every request and socket.
+    pub bearer: Option<String>,
     http: awc::Client,
 }
 
@@ -472,6 +475,7 @@ impl Client {
             cookie: None,
             name: String::new(),
             forwarded_for: None,
+            bearer: None,
             http: awc::Client::builder()
                 .timeout(Duration::from_secs(20))
                 .finish(),
@@ -497,6 +501,10 @@ impl Client {
         };
         let req = match &self.forwarded_for {
             Some(ip) => req.insert_header(("x-forwarded-for", ip.clone())),
+            None => req,
+        };
+        let req = match &self.bearer {
+            Some(t) => req.insert_header((header::AUTHORIZATION, format!("Bearer {t}"))),
             None => req,
         };
         let what = format!("{} {}", req.get_method(), req.get_uri());
@@ -541,6 +549,11 @@ impl Client {
             Some(("application/json", body.to_string().into_bytes())),
         )
         .await
+    }
+
+    pub async fn delete(&mut self, path: &str) -> Resp {
+        let req = self.http.delete(format!("{}{path}", self.base));
+        self.send(req, None).await
     }
 
     pub async fn post_empty(&mut self, path: &str) -> Resp {
@@ -588,11 +601,23 @@ impl Client {
         r.json
     }
 
-    /// A socket on `path` (e.g. `/ws/game/ID?v=3`) carrying this client's cookie.
+    /// A socket on `path` (e.g. `/ws/game/ID?v=3`) carrying this client's cookie (or
+    /// its bot token).
     pub async fn socket(&self, path: &str) -> Socket {
-        Socket::connect(&self.base, path, self.cookie.as_deref(), None)
+        self.try_socket(path)
             .await
             .unwrap_or_else(|e| panic!("connect {path}: {e}"))
+    }
+
+    pub async fn try_socket(&self, path: &str) -> Result<Socket, awc::error::WsClientError> {
+        let mut headers = Vec::new();
+        if let Some(c) = &self.cookie {
+            headers.push((header::COOKIE, c.clone()));
+        }
+        if let Some(t) = &self.bearer {
+            headers.push((header::AUTHORIZATION, format!("Bearer {t}")));
+        }
+        Socket::connect_with(&self.base, path, &headers).await
     }
 
     pub async fn game_socket(&self, id: &str) -> Socket {
@@ -643,15 +668,32 @@ impl Socket {
         cookie: Option<&str>,
         origin: Option<&str>,
     ) -> Result<Socket, awc::error::WsClientError> {
+        let mut headers = Vec::new();
+        if let Some(c) = cookie {
+            headers.push((header::COOKIE, c.to_string()));
+        }
+        if let Some(o) = origin {
+            headers.push((header::ORIGIN, o.to_string()));
+        }
+        Socket::connect_with(base, path, &headers).await
+    }
+
+    /// A socket on `path` with these request headers.
+    pub async fn connect_with(
+        base: &str,
+        path: &str,
+        headers: &[(header::HeaderName, String)],
+    ) -> Result<Socket, awc::error::WsClientError> {
         let client = awc::Client::builder()
             .timeout(Duration::from_secs(20))
             .finish();
         let mut req = client.ws(format!("{base}{path}")).max_frame_size(1 << 20);
-        if let Some(c) = cookie {
-            req = req.header(header::COOKIE, c.to_string());
-        }
-        if let Some(o) = origin {
-            req = req.origin(o.to_string());
+        for (name, value) in headers {
+            req = if *name == header::ORIGIN {
+                req.origin(value.clone())
+            } else {
+                req.header(name.clone(), value.clone())
+            };
         }
         let (_, framed) = req.connect().await?;
         Ok(Socket {

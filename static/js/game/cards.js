@@ -43,6 +43,12 @@ function fill(card, seat, p, placeholder) {
   const login = q(card, '.pc-login');
   login.hidden = !(shown && shown.display_name);
   login.textContent = shown && shown.display_name ? shown.username : '';
+  // 机器人 or 电脑 beside a name that is not a person's (the same words as badge.js).
+  const kind = p && p.username ? p.kind : null;
+  const badge = q(card, '.pc-kind');
+  badge.hidden = kind !== 'bot' && kind !== 'computer';
+  badge.className = 'pc-kind kind-badge' + (kind === 'bot' ? ' kind-bot' : kind === 'computer' ? ' kind-computer' : '');
+  badge.textContent = kind === 'bot' ? t('机器人', 'bot') : kind === 'computer' ? t('电脑', 'computer') : '';
   card.classList.toggle('is-you', you);
   card.classList.toggle('is-empty', !(p && p.username));
   q(card, '.pc-you').hidden = !you;
@@ -96,7 +102,9 @@ export function renderCards() {
   if (st === 'open' || st === 'cancelled') {
     const creator = creatorName();
     /** @type {PlayerRef} */
-    const creatorP = { username: creator || '' };
+    const creatorP = { username: creator || '', kind: 'person' };
+    const g = game();
+    if (g && g.creator && sameUser(g.creator.username, creator)) Object.assign(creatorP, g.creator);
     for (const seat of SEATS) {
       const p = player(seat);
       if (p && sameUser(p.username, creator)) Object.assign(creatorP, p);
