@@ -1,0 +1,181 @@
+//! The profile's record against the site's computer players, on SQLite and PostgreSQL.
+//! Games are played over the real sockets between a person and a stand-in account that
+//! becomes a computer account afterwards (the record is read from the finished games and
+//! the accounts' kinds when the page is drawn), so the counting is tested apart from the
+//! engine that plays the real computer's moves.
+
+#[macro_use]
+mod support;
+
+use diesel::prelude::*;
+use junqi::db::schema::users;
+use junqi::rules::{Action, Seat};
+use serde_json::Value;
+use support::policy::Rng;
+use support::{Harness, Table, TestDb};
+
+/// The `<tr>` of the record table whose `data-computer` is `name`.
+fn computer_row<'a>(html: &'a str, name: &str) -> &'a str {
+    let at = html
+        .find(&format!("data-computer=\"{name}\""))
+        .unwrap_or_else(|| panic!("a record row for {name}"));
+    let end = at + html[at..].find("</tr>").expect("the row ends");
+    &html[at..end]
+}
+
+/// The number in the cell marked with these data attributes.
+fn cell(row: &str, attrs: &str) -> i64 {
+    let at = row
+        .find(attrs)
+        .unwrap_or_else(|| panic!("a cell {attrs} in {row}"));
+    let rest = &row[at + attrs.len()..];
+    let rest = &rest[rest.find('>').expect("the cell's tag ends") + 1..];
+    rest[..rest.find('<').expect("the cell ends")]
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("a number in {attrs}: {e}"))
+}
+
+/// Wins, draws and losses in one variant's cells of a row.
+fn tally(row: &str, variant: &str) -> [i64; 3] {
+    ["win", "draw", "loss"].map(|o| {
+        cell(
+            row,
+            &format!("data-variant=\"{variant}\" data-outcome=\"{o}\""),
+        )
+    })
+}
+
+/// 50 harmless steps, then `loser` resigns (`None`: a draw is offered and taken).
+async fn finish(table: &mut Table, loser: Option<Seat>, rng: &mut Rng) {
+    table.harmless_steps(50, rng).await;
+    match loser {
+        Some(seat) => {
+            table.play(seat, Action::Resign).await;
+        }
+        None => {
+            let seat = table.game.to_move();
+            table.play(seat, Action::OfferDraw).await;
+            table.play(seat.other(), Action::AcceptDraw).await;
+        }
+    }
+    let summary = table.summary().await;
+    assert_eq!(summary["status"], "finished", "{summary}");
+}
+
+async fn the_profile_counts_games_against_the_computer(db: TestDb) {
+    let h = Harness::start(db);
+    let mut rng = Rng::new(11);
+
+    // Three casual games between a person and the stand-in: a win, a draw and a loss
+    // for the person, each ended from the game's own sockets.
+    let person = h.player("vs_person").await;
+    let machine = h.player("vs_machine").await;
+    let mut table = Table::open(&h, person, machine, 30, false).await;
+    let person_seat = table.seat_of("vs_person");
+    finish(&mut table, Some(person_seat.other()), &mut rng).await;
+    let mut table = table.rematch(&h).await;
+    finish(&mut table, None, &mut rng).await;
+    let mut table = table.rematch(&h).await;
+    let person_seat = table.seat_of("vs_person");
+    finish(&mut table, Some(person_seat), &mut rng).await;
+
+    // A game between two people is no game against the computer.
+    let friend = h.player("vs_friend").await;
+    let other = h.player("vs_other").await;
+    let mut table2 = Table::open(&h, friend, other, 30, false).await;
+    let friend_seat = table2.seat_of("vs_friend");
+    finish(&mut table2, Some(friend_seat), &mut rng).await;
+
+    let before = h.client().get("/@/vs_person").await;
+    assert_eq!(before.status, 200);
+    assert!(
+        !before.text.contains("data-computer=\"vs_machine\""),
+        "a person's account is not listed as a computer"
+    );
+
+    // The stand-in becomes one of the site's computer players.
+    let changed = diesel::update(users::table.filter(users::username.eq("vs_machine")))
+        .set(users::kind.eq("computer"))
+        .execute(&mut **h.conn())
+        .expect("mark the account as a computer");
+    assert_eq!(changed, 1);
+
+    // The person's profile: one row per computer account, flip and standard apart.
+    let mut c = h.client();
+    let page = c.get("/@/vs_person").await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert!(
+        page.text.contains("id=\"vs-computer\""),
+        "the record is shown"
+    );
+    assert!(page.text.contains("人机战绩"));
+    let row = computer_row(&page.text, "vs_machine");
+    assert_eq!(
+        tally(row, "flip"),
+        [1, 1, 1],
+        "won, drawn, lost in flip chess"
+    );
+    assert_eq!(tally(row, "standard"), [0, 0, 0], "no standard games");
+    assert!(
+        row.contains("href=\"/@/vs_machine\""),
+        "the row links the computer"
+    );
+    // The rated standing is untouched by casual games.
+    assert!(page.text.contains("id=\"stat-games\">0<"), "{}", page.text);
+
+    // Every computer the site has is listed, met or not; other rows hold nothing but the
+    // computer accounts the server made itself (none met here).
+    let rows = page.text.matches("data-computer=\"").count();
+    let computers: i64 = users::table
+        .filter(users::kind.eq("computer"))
+        .count()
+        .get_result(&mut **h.conn())
+        .unwrap();
+    assert_eq!(rows as i64, computers);
+    for level in ["easy", "normal", "hard"] {
+        let name = format!("computer-{level}");
+        if page.text.contains(&format!("data-computer=\"{name}\"")) {
+            let row = computer_row(&page.text, &name);
+            assert_eq!(tally(row, "flip"), [0, 0, 0]);
+            assert_eq!(tally(row, "standard"), [0, 0, 0]);
+        }
+    }
+
+    // The friend never met the computer: a row of zeros.
+    let page = c.get("/@/vs_friend").await;
+    let row = computer_row(&page.text, "vs_machine");
+    assert_eq!(tally(row, "flip"), [0, 0, 0]);
+
+    // English.
+    let page = c.get("/@/vs_person?lang=en").await;
+    assert!(page.text.contains("Against the computer"));
+
+    // The computer's own profile says what it is and gives its record from its side,
+    // instead of a rank and score its casual games never move.
+    let page = c.get("/@/vs_machine").await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert!(page.text.contains("id=\"computer-note\""));
+    assert!(page.text.contains("这是本站的电脑棋手"));
+    assert!(!page.text.contains("id=\"rank\""), "no rank for a computer");
+    assert!(!page.text.contains("id=\"vs-computer\""));
+    let record = &page.text[page
+        .text
+        .find("id=\"computer-record\"")
+        .expect("the computer's record")..];
+    let flip = &record[record.find("data-variant=\"flip\"").unwrap()..];
+    assert_eq!(cell(flip, "data-outcome=\"games\""), 3);
+    assert_eq!(cell(flip, "data-outcome=\"win\""), 1);
+    assert_eq!(cell(flip, "data-outcome=\"draw\""), 1);
+    assert_eq!(cell(flip, "data-outcome=\"loss\""), 1);
+    let standard = &record[record.find("data-variant=\"standard\"").unwrap()..];
+    assert_eq!(cell(standard, "data-outcome=\"games\""), 0);
+
+    // The API still answers for the account.
+    let api: Value = c.player("vs_machine").await;
+    assert_eq!(api["username"], "vs_machine");
+}
+
+db_tests! {
+    the_profile_counts_games_against_the_computer => computer_record_sqlite, computer_record_postgres;
+}
