@@ -2,7 +2,8 @@
 //! Games are played over the real sockets between a person and a stand-in account that
 //! becomes a computer account afterwards (the record is read from the finished games and
 //! the accounts' kinds when the page is drawn), so the counting is tested apart from the
-//! engine that plays the real computer's moves.
+//! engine that plays the real computer's moves; then one game against the real computer
+//! player, started and played over the API.
 
 #[macro_use]
 mod support;
@@ -10,7 +11,7 @@ mod support;
 use diesel::prelude::*;
 use junqi::db::schema::users;
 use junqi::rules::{Action, Seat};
-use serde_json::Value;
+use serde_json::{Value, json};
 use support::policy::Rng;
 use support::{Harness, Table, TestDb};
 
@@ -176,6 +177,103 @@ async fn the_profile_counts_games_against_the_computer(db: TestDb) {
     assert_eq!(api["username"], "vs_machine");
 }
 
+/// One action of `legal` (a flip or move, else nothing), as a message to send.
+fn first_step(legal: &Value) -> Option<Value> {
+    let a = legal
+        .as_array()?
+        .iter()
+        .find(|a| a.get("flip").is_some() || a.get("move").is_some())?;
+    Some(match a.get("flip") {
+        Some(at) => json!({"t": "flip", "d": {"at": at}}),
+        None => json!({"t": "move", "d": a["move"]}),
+    })
+}
+
+/// A person starts a flip game against the real computer player at 入门 over HTTP,
+/// plays it over the socket (the first legal action each turn) and resigns once 50
+/// steps allow it, unless the game ends first: the profile counts that one game.
+async fn a_game_against_the_computer_is_counted(db: TestDb) {
+    let h = Harness::start(db);
+    let mut c = h.player("vs_real").await;
+    let r = c
+        .post(
+            "/api/games",
+            json!({"variant": "flip", "seconds_per_action": 30, "rated": false, "computer": "easy"}),
+        )
+        .await;
+    assert_eq!(
+        r.status, 201,
+        "start a game against the computer: {}",
+        r.text
+    );
+    let id = r.json["id"].as_str().expect("a game id").to_string();
+    let summary = c.summary(&id).await;
+    assert_eq!(summary["status"], "running", "{summary}");
+    let me = if summary["players"]["south"]["username"] == "vs_real" {
+        "south"
+    } else {
+        "north"
+    };
+    let other = if me == "south" { "north" } else { "south" };
+    assert_eq!(summary["players"][other]["username"], "computer-easy");
+
+    let mut s = c.game_socket(&id).await;
+    let state = s.wait_state().await;
+    let mut legal = state["d"]["view"]["legal"].clone();
+    let mut steps = state["d"]["view"]["steps"].as_u64().unwrap_or(0);
+    let mut ended = !state["d"]["result"].is_null();
+    let mut ack = 1000;
+    while !ended {
+        if let Some(step) = first_step(&legal) {
+            let mut msg = if steps >= 50 {
+                json!({"t": "resign"})
+            } else {
+                step
+            };
+            msg["a"] = json!(ack);
+            ack += 1;
+            s.send(msg).await;
+            legal = Value::Null;
+        }
+        // Acks and the other messages pass; events say where the game stands.
+        let m = s.recv().await;
+        assert_ne!(m["t"], "error", "refused: {m}");
+        if m["t"] == "event" {
+            let d = &m["d"];
+            if let Some(n) = d["status"]["steps"].as_u64() {
+                steps = n;
+            }
+            ended = !d["outcome"].is_null();
+            legal = d["legal"].clone();
+        }
+    }
+    let summary = c.summary(&id).await;
+    assert_eq!(summary["status"], "finished", "{summary}");
+    let outcome = match summary["result"].as_str() {
+        Some("draw") => "draw",
+        Some(w) if w == me => "win",
+        _ => "loss",
+    };
+
+    let page = c.get("/@/vs_real").await;
+    let row = computer_row(&page.text, "computer-easy");
+    assert!(row.contains("电脑·入门"), "{row}");
+    let expected = ["win", "draw", "loss"].map(|o| i64::from(o == outcome));
+    assert_eq!(tally(row, "flip"), expected, "one {outcome} in flip chess");
+    assert_eq!(tally(row, "standard"), [0, 0, 0]);
+    for name in ["computer-normal", "computer-hard"] {
+        assert_eq!(tally(computer_row(&page.text, name), "flip"), [0, 0, 0]);
+    }
+    // The computer's page says what it is and counts the game from its side.
+    let page = c.get("/@/computer-easy").await;
+    assert_eq!(page.status, 200);
+    assert!(page.text.contains("这是本站的电脑棋手（入门）"));
+    let record = &page.text[page.text.find("id=\"computer-record\"").unwrap()..];
+    let flip = &record[record.find("data-variant=\"flip\"").unwrap()..];
+    assert_eq!(cell(flip, "data-outcome=\"games\""), 1);
+}
+
 db_tests! {
     the_profile_counts_games_against_the_computer => computer_record_sqlite, computer_record_postgres;
+    a_game_against_the_computer_is_counted => real_computer_sqlite, real_computer_postgres;
 }
