@@ -56,6 +56,11 @@ pub struct ServeArgs {
     /// Turn off the login and registration limits (for load tests and the test suite).
     #[arg(long, env = "JUNQI_NO_RATE_LIMITS")]
     pub no_rate_limits: bool,
+    /// Threads the computer opponent thinks on, apart from the game tasks and the HTTP
+    /// workers (at a lowered priority). Many computer games at once share them, each
+    /// thinking less rather than waiting.
+    #[arg(long, env = "JUNQI_THINK_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub think_threads: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -252,6 +257,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         open_game_idle: std::time::Duration::from_secs(args.open_game_idle_seconds),
         trust_proxy: args.trust_proxy,
         rate_limits: !args.no_rate_limits,
+        think_threads: args.think_threads as usize,
     };
     match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,

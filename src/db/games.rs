@@ -212,6 +212,27 @@ pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
         .get_result(conn)?)
 }
 
+/// How many running games `user` plays against one of `computers` (the computer
+/// players' ids).
+pub fn computer_games_running(
+    conn: &mut DbConn,
+    user: i64,
+    computers: &[i64],
+) -> Result<i64, DbError> {
+    Ok(games::table
+        .filter(games::status.eq(RUNNING))
+        .filter(
+            games::south_id
+                .eq(user)
+                .and(games::north_id.eq_any(computers))
+                .or(games::north_id
+                    .eq(user)
+                    .and(games::south_id.eq_any(computers))),
+        )
+        .count()
+        .get_result(conn)?)
+}
+
 pub fn running_ids(conn: &mut DbConn) -> Result<Vec<String>, DbError> {
     Ok(games::table
         .filter(games::status.eq(RUNNING))

@@ -2,9 +2,19 @@
 
 use super::schema::{score_history, user_stats, users};
 use super::{DbConn, DbError, now_ms};
+use crate::engine::Level;
 use diesel::prelude::*;
 
 pub const VARIANTS: [&str; 2] = ["flip", "standard"];
+
+/// `users.kind` of a person's account (the default).
+pub const PERSON: &str = "person";
+/// `users.kind` of the site's own computer players.
+pub const COMPUTER: &str = "computer";
+
+/// Stored as the computer players' password hash: not a hash of anything, so no
+/// password matches it (and login refuses their accounts before checking).
+const NO_PASSWORD: &str = "!computer: no login";
 
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = users)]
@@ -85,6 +95,105 @@ pub fn create(
         )) => Ok(None),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The computer player's username at each level.
+pub fn computer_username(level: Level) -> &'static str {
+    match level {
+        Level::Easy => "computer-easy",
+        Level::Normal => "computer-normal",
+        Level::Hard => "computer-hard",
+    }
+}
+
+/// The name shown for the computer player at each level.
+pub fn computer_display_name(level: Level) -> &'static str {
+    match level {
+        Level::Easy => "电脑·入门",
+        Level::Normal => "电脑·普通",
+        Level::Hard => "电脑·困难",
+    }
+}
+
+impl User {
+    /// The level this account plays at, when it is one of the computer players.
+    pub fn computer_level(&self) -> Option<Level> {
+        if self.kind != COMPUTER {
+            return None;
+        }
+        Level::ALL
+            .into_iter()
+            .find(|&l| computer_username(l) == self.username)
+    }
+}
+
+/// The computer player of `level`, its account made on first use (idempotent; two
+/// processes making it at once end with the one account). An error when a person
+/// already holds the name.
+pub fn computer_player(conn: &mut DbConn, level: Level) -> Result<User, DbError> {
+    let name = computer_username(level);
+    if let Some(u) = by_name(conn, name)? {
+        return checked_computer(u);
+    }
+    let made = super::write_transaction(conn, |c| {
+        diesel::insert_into(users::table)
+            .values((
+                users::username.eq(name),
+                users::username_key.eq(username_key(name)),
+                users::password_hash.eq(NO_PASSWORD),
+                users::created_at.eq(now_ms()),
+                users::display_name.eq(computer_display_name(level)),
+                users::kind.eq(COMPUTER),
+            ))
+            .execute(c)?;
+        let user: User = users::table
+            .filter(users::username_key.eq(username_key(name)))
+            .select(User::as_select())
+            .first(c)?;
+        for v in VARIANTS {
+            diesel::insert_into(user_stats::table)
+                .values((user_stats::user_id.eq(user.id), user_stats::variant.eq(v)))
+                .execute(c)?;
+        }
+        Ok::<_, diesel::result::Error>(user)
+    });
+    match made {
+        Ok(u) => Ok(u),
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => by_name(conn, name)?
+            .ok_or(DbError::Query(diesel::result::Error::NotFound))
+            .and_then(checked_computer),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn checked_computer(u: User) -> Result<User, DbError> {
+    if u.kind == COMPUTER {
+        Ok(u)
+    } else {
+        Err(DbError::Migration(format!(
+            "the username {} belongs to a {}, not to the computer player",
+            u.username, u.kind
+        )))
+    }
+}
+
+/// Makes the three computer players' accounts if they are missing.
+pub fn ensure_computer_players(conn: &mut DbConn) -> Result<(), DbError> {
+    for level in Level::ALL {
+        computer_player(conn, level)?;
+    }
+    Ok(())
+}
+
+/// The ids of the computer players' accounts.
+pub fn computer_ids(conn: &mut DbConn) -> Result<Vec<i64>, DbError> {
+    Ok(users::table
+        .filter(users::kind.eq(COMPUTER))
+        .select(users::id)
+        .load(conn)?)
 }
 
 pub fn by_name(conn: &mut DbConn, name: &str) -> Result<Option<User>, DbError> {

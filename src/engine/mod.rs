@@ -1,9 +1,11 @@
 //! The computer opponent. It decides from one seat's information set
 //! ([`Information`], built through `rules::view`) and never from the game itself, so
 //! it cannot read a hidden identity. Budgets are node counts, so the same information
-//! and seed give the same decision on any machine.
+//! and seed give the same decision on any machine; a live game adds a wall clock and a
+//! stop flag ([`Limits`]), which only ever cut a search short.
 //!
-//! - [`choose`]: an action, a draw answer, or a resignation.
+//! - [`choose`]: an action, a draw answer, or a resignation; [`choose_within`] the
+//!   same within [`Limits`].
 //! - [`deploy`]: a standard 军棋 layout.
 //! - [`Player`]: the levels and the two baselines the arena plays.
 
@@ -26,6 +28,8 @@ pub use information::Information;
 
 use crate::rules::Action;
 use rand::Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// How hard the computer plays: 入门, 普通, 困难.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -105,6 +109,51 @@ pub(crate) struct Budget {
     pub noise: i32,
 }
 
+impl Budget {
+    /// This budget cut to `share` of its nodes (0 < share ≤ 1), for when many games
+    /// wait for a thinking thread. The depth stays: a shallower search would play
+    /// worse than a shorter one at the same depth.
+    pub(crate) fn scaled(self, share: f64) -> Budget {
+        let share = share.clamp(0.01, 1.0);
+        let cut = |n: u64| ((n as f64 * share) as u64).max(MIN_NODES.min(n));
+        Budget {
+            worlds: ((self.worlds as f64 * share).ceil() as u32).clamp(1, self.worlds),
+            world_nodes: cut(self.world_nodes),
+            nodes: cut(self.nodes),
+            ..self
+        }
+    }
+}
+
+/// Fewer nodes than this do not see even one reply to each root move.
+const MIN_NODES: u64 = 500;
+
+/// What bounds a decision besides its level's budget, in a live game. The arena uses
+/// [`Limits::NONE`], so its games depend on node counts alone.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits<'a> {
+    /// Stop searching then and play the best action found so far.
+    pub deadline: Option<Instant>,
+    /// Stop searching once this is set (the game moved on without the answer).
+    pub stop: Option<&'a AtomicBool>,
+    /// The share of the level's node budget to spend (0 < share ≤ 1).
+    pub share: f64,
+}
+
+impl Limits<'_> {
+    pub const NONE: Limits<'static> = Limits {
+        deadline: None,
+        stop: None,
+        share: 1.0,
+    };
+
+    /// Whether the clock has run out or the stop flag is set.
+    pub(crate) fn reached(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 /// What the computer does now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
@@ -133,6 +182,17 @@ impl Decision {
 /// opponent is answered first; on its own turn it resigns a hopeless position once the
 /// rules allow, and otherwise plays the best action its level finds.
 pub fn choose<R: Rng + ?Sized>(info: &Information, level: Level, rng: &mut R) -> Decision {
+    choose_within(info, level, rng, Limits::NONE)
+}
+
+/// [`choose`] within `limits`: a share of the level's budget, a deadline and a stop
+/// flag. Whatever cuts the search short, an action is still chosen from what it saw.
+pub fn choose_within<R: Rng + ?Sized>(
+    info: &Information,
+    level: Level,
+    rng: &mut R,
+    limits: Limits<'_>,
+) -> Decision {
     if info.is_over() {
         return Decision::Wait;
     }
@@ -149,7 +209,8 @@ pub fn choose<R: Rng + ?Sized>(info: &Information, level: Level, rng: &mut R) ->
     if info.may_resign() && assess::hopeless(info, rng) {
         return Decision::Resign;
     }
-    match root::best_action(info, level.budget(), rng) {
+    let budget = level.budget().scaled(limits.share);
+    match root::best_action(info, budget, rng, limits) {
         Some(a) => Decision::Play(a),
         None => Decision::Play(Action::Pass),
     }

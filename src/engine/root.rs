@@ -11,7 +11,7 @@ use super::information::Information;
 use super::sample::{determinize, flip_position};
 use super::search::Search;
 use super::state::{Rules, State};
-use super::{Budget, eval};
+use super::{Budget, Limits, eval};
 use crate::rules::{Action, Variant};
 use rand::{Rng, RngExt};
 
@@ -19,6 +19,7 @@ pub fn best_action<R: Rng + ?Sized>(
     info: &Information,
     budget: Budget,
     rng: &mut R,
+    limits: Limits<'_>,
 ) -> Option<Action> {
     let actions = info.safe_actions();
     if actions.is_empty() {
@@ -44,9 +45,9 @@ pub fn best_action<R: Rng + ?Sized>(
                 pool: info.pool,
                 winner: None,
             };
-            flip_values(&rules, &st, &actions, budget)
+            flip_values(&rules, &st, &actions, budget, limits)
         }
-        Variant::Standard => standard_values(info, &rules, &actions, budget, rng),
+        Variant::Standard => standard_values(info, &rules, &actions, budget, rng, limits),
     };
     let ahead = values.iter().copied().max().unwrap_or(0) > 20;
     let pressing = ahead && info.quiet_steps + 6 >= info.quiet_steps_to_draw;
@@ -73,8 +74,14 @@ pub fn best_action<R: Rng + ?Sized>(
     best.map(|(_, a)| a)
 }
 
-fn flip_values(rules: &Rules, st: &State, actions: &[Action], budget: Budget) -> Vec<i32> {
-    let mut search = Search::new(*rules, budget.nodes);
+fn flip_values(
+    rules: &Rules,
+    st: &State,
+    actions: &[Action],
+    budget: Budget,
+    limits: Limits<'_>,
+) -> Vec<i32> {
+    let mut search = Search::new(*rules, budget.nodes, limits);
     // Moves first, attacks leading, so that a budget running out leaves flips (whose
     // average is close to standing still) with the shallowest look.
     let mut order: Vec<usize> = (0..actions.len()).collect();
@@ -100,11 +107,13 @@ fn standard_values<R: Rng + ?Sized>(
     actions: &[Action],
     budget: Budget,
     rng: &mut R,
+    limits: Limits<'_>,
 ) -> Vec<i32> {
     let me = info.my_colour().expect("standard colours are fixed");
     let mut sums = vec![0i64; actions.len()];
     let mut worlds = 0i64;
-    let mut search = Search::new(*rules, 0);
+    let mut search = Search::new(*rules, 0, limits);
+    let mut world = vec![0i64; actions.len()];
     for w in 0..budget.worlds as u64 {
         let Some(pos) = determinize(info, rng) else {
             continue;
@@ -117,11 +126,25 @@ fn standard_values<R: Rng + ?Sized>(
             winner: None,
         };
         for (i, &a) in actions.iter().enumerate() {
-            if let Action::Move { from, to } = a {
-                sums[i] += search.move_value(&st, from, to, budget.depth - 1) as i64;
-            }
+            world[i] = match a {
+                Action::Move { from, to } => {
+                    search.move_value(&st, from, to, budget.depth - 1) as i64
+                }
+                _ => 0,
+            };
+        }
+        // A world the clock cut short valued its last moves by the board alone: it
+        // counts only when there is no whole one.
+        if search.stopped() && worlds > 0 {
+            break;
+        }
+        for (s, v) in sums.iter_mut().zip(&world) {
+            *s += v;
         }
         worlds += 1;
+        if search.stopped() {
+            break;
+        }
     }
     let worlds = worlds.max(1);
     sums.iter()

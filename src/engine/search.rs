@@ -6,6 +6,7 @@
 //! the root a flip is valued as standing pat (flips are even on average).
 //! Standard 军棋: the caller runs the root once per determinization and averages.
 
+use super::Limits;
 use super::eval::{WIN, evaluate, value};
 use super::state::{Rules, State};
 use crate::rules::board::Square;
@@ -14,23 +15,46 @@ use crate::rules::{Colour, Piece};
 const INF: i32 = WIN * 2;
 const QUIESCENCE_PLIES: i32 = 4;
 
-pub struct Search {
+/// Nodes searched between two looks at the clock and the stop flag: reading the clock
+/// at every node would cost more than the node.
+const CHECK_EVERY: u64 = 256;
+
+pub struct Search<'a> {
     pub rules: Rules,
     pub nodes: u64,
     pub limit: u64,
+    /// The wall clock and stop flag of a live game; none in the arena, whose results
+    /// depend on node counts alone.
+    limits: Limits<'a>,
+    /// Set once the clock ran out or the search was told to stop: every node from then
+    /// on is valued as it stands.
+    stopped: bool,
 }
 
-impl Search {
-    pub fn new(rules: Rules, limit: u64) -> Search {
+impl<'a> Search<'a> {
+    pub fn new(rules: Rules, limit: u64, limits: Limits<'a>) -> Search<'a> {
         Search {
             rules,
             nodes: 0,
             limit,
+            limits,
+            stopped: false,
         }
     }
 
-    pub fn exhausted(&self) -> bool {
-        self.nodes >= self.limit
+    pub fn exhausted(&mut self) -> bool {
+        if self.stopped || self.nodes >= self.limit {
+            return true;
+        }
+        if self.nodes % CHECK_EVERY == 0 && self.limits.reached() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether the clock or the stop flag ended the search (not its node budget).
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     fn terminal(st: &State, ply: i32) -> Option<i32> {

@@ -202,3 +202,59 @@ fn every_decision_is_legal_in_short_matches() {
         assert_eq!(r.a_wins + r.draws + r.b_wins, 2);
     }
 }
+
+/// A standard game a few moves in, from South's side, for the limits' checks.
+fn standard_midgame(seed: u64) -> Information {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let south = deploy(Level::Hard, Seat::South, &mut rng);
+    let north = deploy(Level::Hard, Seat::North, &mut rng);
+    let g = Game::new_standard(Options::default(), &south, &north, Seat::South);
+    Information::new(&g, Seat::South)
+}
+
+#[test]
+fn a_passed_deadline_or_stop_flag_still_gives_a_legal_action_at_once() {
+    let flag = std::sync::atomic::AtomicBool::new(true);
+    for info in [lopsided(), standard_midgame(5)] {
+        for limits in [
+            Limits {
+                deadline: Some(std::time::Instant::now()),
+                ..Limits::NONE
+            },
+            Limits {
+                stop: Some(&flag),
+                ..Limits::NONE
+            },
+        ] {
+            let began = std::time::Instant::now();
+            let d = choose_within(&info, Level::Hard, &mut StdRng::seed_from_u64(2), limits);
+            let Decision::Play(a) = d else {
+                panic!("{d:?}")
+            };
+            assert!(info.legal().contains(&a), "{a:?}");
+            // A whole hard search takes far longer in a debug build.
+            assert!(began.elapsed() < std::time::Duration::from_millis(300));
+        }
+    }
+}
+
+#[test]
+fn without_limits_the_full_share_decides_as_before() {
+    let info = standard_midgame(6);
+    let full = Limits {
+        share: 1.0,
+        ..Limits::NONE
+    };
+    for seed in 0..2 {
+        assert_eq!(
+            choose(&info, Level::Normal, &mut StdRng::seed_from_u64(seed)),
+            choose_within(&info, Level::Normal, &mut StdRng::seed_from_u64(seed), full)
+        );
+    }
+    let b = Level::Hard.budget();
+    let half = b.scaled(0.5);
+    assert_eq!((half.worlds, half.world_nodes), (5, 5_000));
+    assert_eq!(half.depth, b.depth, "a smaller share keeps the depth");
+    let tiny = b.scaled(0.0);
+    assert!(tiny.worlds >= 1 && tiny.nodes >= 500 && tiny.world_nodes >= 500);
+}

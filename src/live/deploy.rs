@@ -236,13 +236,8 @@ impl Task {
         if let Err(refusal) = changed {
             return self.refuse(conn, ack, refusal);
         }
-        let text = to_json(&next);
-        let id = self.row.id.clone();
-        if let Err(e) = blocking(self.hub.pool(), move |c| {
-            Ok(games::set_deployment(c, &id, &text)?)
-        })
-        .await
-        {
+        let became_ready = next.is_ready(seat) && !current.is_ready(seat);
+        if let Err(e) = self.store_deployment(next).await {
             tracing::error!(game = %self.row.id, error = %e, "cannot store the deployment");
             return self.error(
                 conn,
@@ -251,11 +246,26 @@ impl Task {
                 ack,
             );
         }
-        let became_ready = next.is_ready(seat) && !current.is_ready(seat);
-        let done = next.is_done();
-        self.deploy = Some(next);
         self.ack(conn, ack);
-        if done {
+        self.announce_deployment(seat, became_ready).await;
+    }
+
+    /// Stores a changed deployment, then adopts it.
+    pub(super) async fn store_deployment(&mut self, next: Deployment) -> Result<(), AppError> {
+        let text = to_json(&next);
+        let id = self.row.id.clone();
+        blocking(self.hub.pool(), move |c| {
+            Ok(games::set_deployment(c, &id, &text)?)
+        })
+        .await?;
+        self.deploy = Some(next);
+        Ok(())
+    }
+
+    /// After `seat` changed the deployment: play begins when both are ready; a seat
+    /// becoming ready is shown to everyone; any other change only to the seat itself.
+    pub(super) async fn announce_deployment(&mut self, seat: Seat, became_ready: bool) {
+        if self.deploy.as_ref().is_some_and(Deployment::is_done) {
             self.begin_play().await;
         } else if became_ready {
             self.send_deploy(None);
@@ -338,6 +348,9 @@ impl Task {
         self.row.deadline_at = Some(deadline);
         self.marks = super::marks::Marks::start(game.position());
         let status = Status::of(&game);
+        if let Some(c) = &mut self.computer {
+            c.begin(&game);
+        }
         self.game = Some(game);
         self.deploy = None;
         self.publish_state(vec![Entry::Deployed { first, status }]);

@@ -110,6 +110,9 @@ impl Task {
         }
         if let Entry::Step(step) = entry {
             self.marks.follow(&step.applied.effect, next.position());
+            if let Some(c) = &mut self.computer {
+                c.observe(&step.applied, &next);
+            }
         }
         self.game = Some(next);
         Ok(())

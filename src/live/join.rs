@@ -55,6 +55,14 @@ impl Task {
         if user == self.row.creator_id {
             return Err(AppError::Conflict("you cannot join your own game".into()));
         }
+        if self
+            .hub
+            .reserved_for(&self.row.id)
+            .is_some_and(|only| only != user)
+        {
+            // Being started against the computer: as good as taken.
+            return Err(AppError::Conflict("the game is no longer open".into()));
+        }
         if self.row.rated {
             // The joiner's rated games; the creator's open one already counts as theirs.
             blocking(self.hub.pool(), move |c| {
@@ -107,6 +115,10 @@ impl Task {
             Opening::Standard(d) => self.deploy = Some(d),
         }
         self.refresh_players().await;
+        self.computer = super::computer::Computer::of_seats(&self.seats);
+        if let (Some(c), Some(game)) = (&mut self.computer, &self.game) {
+            c.begin(game);
+        }
         // The game starts: the escape clocks of absent seats run, and every socket
         // hears of it.
         self.update_away();
@@ -168,6 +180,13 @@ impl Task {
         }
         self.rematch[seat.index()] = true;
         let mut entries = vec![Entry::RematchOffer(seat)];
+        // The computer always plays again.
+        if let Some(c) = self.computer.as_ref().map(|c| c.seat)
+            && !self.rematch[c.index()]
+        {
+            self.rematch[c.index()] = true;
+            entries.push(Entry::RematchOffer(c));
+        }
         if self.rematch != [true, true] {
             return Ok(entries);
         }

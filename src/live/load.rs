@@ -53,8 +53,10 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         shown_here: [false, false],
         marks: Marks::default(),
         phrases: [VecDeque::new(), VecDeque::new()],
+        computer: None,
         row,
     };
+    task.computer = super::computer::Computer::of_seats(&task.seats);
     if let (Some(deal), Some(first)) = (&task.row.deal, &task.row.first_seat) {
         let first = seat_name(first)?;
         let deal = serde_json::from_str::<Value>(deal).map_err(AppError::internal)?;
@@ -62,6 +64,11 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         let mut game = Record::new(variant, options, task.row.base, first, Some(setup))
             .start()
             .map_err(AppError::internal)?;
+        // The computer's information set is rebuilt as it was built in play: from the
+        // start, one action at a time.
+        if let Some(c) = &mut task.computer {
+            c.begin(&game);
+        }
         if variant == Variant::Standard {
             task.log.push(Entry::Deployed {
                 first,
@@ -82,6 +89,9 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
             let step = Step::apply(&mut game, seat, action, at_ms)
                 .map_err(|e| AppError::internal(format!("stored action {} of {id}: {e}", a.idx)))?;
             task.marks.follow(&step.applied.effect, game.position());
+            if let Some(c) = &mut task.computer {
+                c.observe(&step.applied, &game);
+            }
             task.log.push(Entry::Step(Box::new(step)));
             task.actions += 1;
         }

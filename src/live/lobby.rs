@@ -74,10 +74,20 @@ impl Hub {
     pub async fn open_list(&self) -> Result<Vec<OpenGame>, AppError> {
         let presence = self.presence.clone();
         let idle = self.idle_ms();
+        // Games being started against the computer (seldom more than a few).
+        let reserved: Vec<String> = self
+            .reserved
+            .lock()
+            .expect("hub lock")
+            .keys()
+            .cloned()
+            .collect();
         blocking(&self.pool, move |c| {
             let now = now_ms();
-            let keep =
-                |r: &GameRow| !abandoned(&presence, idle, r.creator_id, &r.id, r.created_at, now);
+            let keep = |r: &GameRow| {
+                !abandoned(&presence, idle, r.creator_id, &r.id, r.created_at, now)
+                    && !reserved.contains(&r.id)
+            };
             Ok(summary::open_games(c, LOBBY_SCAN, LOBBY_LIMIT, keep)?)
         })
         .await
@@ -106,6 +116,9 @@ impl Hub {
         let idle = self.idle_ms();
         let (mut here, mut away) = (Vec::new(), Vec::new());
         for r in rows {
+            if self.reserved_for(&r.id).is_some() {
+                continue;
+            }
             match self.presence.away_since(r.creator_id, &r.id) {
                 None => here.push(r.id),
                 Some(_)

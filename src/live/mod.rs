@@ -2,6 +2,7 @@
 //! writer of that game; the hub finds or starts those tasks and keeps the lobby list.
 
 mod clock;
+pub mod computer;
 mod deploy;
 mod end;
 mod join;
@@ -41,6 +42,8 @@ pub struct LiveConfig {
     /// How long an open game's creator may be away (no lobby socket, no socket on the
     /// game) before the game is cancelled.
     pub open_game_idle: Duration,
+    /// Threads of the computer's thinking pool.
+    pub think_threads: usize,
 }
 
 pub use outbox::{Behind, Inbox, Outbox, outbox};
@@ -69,6 +72,12 @@ pub enum Cmd {
     },
     /// The expiry sweep cancelled the game (if it was still open) in the database.
     Expired,
+    /// The thinking pool's answer to the question the computer was asked at `version`
+    /// of the game (`None`: the engine failed).
+    Computer {
+        version: usize,
+        decision: Option<crate::engine::Decision>,
+    },
 }
 
 pub struct Hub {
@@ -82,6 +91,10 @@ pub struct Hub {
     presence: Arc<presence::Presence>,
     /// See [`Hub::seat_lock`].
     seat_locks: Box<[tokio::sync::Mutex<()>]>,
+    thinkers: computer::Thinkers,
+    /// Open games being started against the computer, by id: the one player (the
+    /// computer) who may join each, and the lobby does not list them.
+    reserved: Mutex<HashMap<String, i64>>,
 }
 
 /// Runs blocking database work off the async threads.
@@ -111,14 +124,26 @@ impl Hub {
         let (lobby, _) = watch::channel(ByteString::from(empty.text()));
         Arc::new(Hub {
             pool,
-            config,
             games: Mutex::new(HashMap::new()),
             lobby,
             next_conn: AtomicU64::new(1),
             ended: AtomicU64::new(0),
             presence: presence::Presence::new(db::now_ms()),
             seat_locks: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
+            thinkers: computer::Thinkers::start(config.think_threads),
+            reserved: Mutex::new(HashMap::new()),
+            config,
         })
+    }
+
+    /// The computer's thinking pool.
+    pub fn thinkers(&self) -> &computer::Thinkers {
+        &self.thinkers
+    }
+
+    /// Who alone may join open game `id`, when it is being started against the computer.
+    pub(crate) fn reserved_for(&self, id: &str) -> Option<i64> {
+        self.reserved.lock().expect("hub lock").get(id).copied()
     }
 
     /// How many games have ended since the start.

@@ -16,6 +16,8 @@ pub struct PlayerInfo {
     pub username: String,
     pub display_name: Option<String>,
     pub score: i64,
+    /// The level, when the player is the computer.
+    pub computer: Option<crate::engine::Level>,
 }
 
 impl PlayerInfo {
@@ -24,6 +26,7 @@ impl PlayerInfo {
             users::by_id(conn, user_id)?.ok_or(DbError::Query(diesel::result::Error::NotFound))?;
         let stats = users::stats(conn, user_id, variant)?;
         Ok(PlayerInfo {
+            computer: user.computer_level(),
             id: user.id,
             username: user.username,
             display_name: user.display_name,
@@ -237,6 +240,7 @@ mod tests {
             username: "alice".into(),
             display_name: None,
             score: 35,
+            computer: None,
         }
     }
 

@@ -104,6 +104,8 @@ pub(super) struct Task {
     pub marks: Marks,
     /// When each seat last sent a phrase, newest last (at most a minute's worth).
     pub phrases: [VecDeque<i64>; 2],
+    /// The computer's seat, in a game against the computer.
+    pub computer: Option<super::computer::Computer>,
 }
 
 /// What a command handler gives back: the entries it added to the game, to be
@@ -124,6 +126,7 @@ impl Task {
         me: mpsc::UnboundedSender<Cmd>,
         mut rx: mpsc::UnboundedReceiver<Cmd>,
     ) {
+        self.prompt_computer(&me).await;
         loop {
             let wake = self.next_wake();
             let sleep = async {
@@ -148,6 +151,7 @@ impl Task {
             if self.conns.is_empty() && self.row.status != RUNNING {
                 break;
             }
+            self.prompt_computer(&me).await;
         }
         self.hub.forget(&self.row.id, &me);
         // Commands that raced with the exit go to a fresh task, loaded from the database.
@@ -221,6 +225,7 @@ impl Task {
                 let _ = reply.send(r);
             }
             Cmd::Expired => self.expired(),
+            Cmd::Computer { version, decision } => self.computer_answer(version, decision).await,
         }
     }
 
@@ -266,10 +271,13 @@ impl Task {
         self.log.len()
     }
 
+    /// Whether `seat` has a socket on the game; the computer is always there.
     pub(super) fn connected(&self, seat: Seat) -> bool {
-        self.conns
-            .values()
-            .any(|c| self.seat_of_user(c.user) == Some(seat))
+        self.computer.as_ref().is_some_and(|c| c.seat == seat)
+            || self
+                .conns
+                .values()
+                .any(|c| self.seat_of_user(c.user) == Some(seat))
     }
 
     /// Sends `msg` to every socket of `seat`.
@@ -305,6 +313,12 @@ impl Task {
     /// An action by a player's socket: checked by the rules, stored, then published.
     async fn act(&mut self, conn: u64, action: Action) -> Handled {
         let seat = self.seat_of(conn).ok_or_else(ErrorBody::not_a_player)?;
+        self.act_as(seat, action).await
+    }
+
+    /// An action by `seat`, a person's or the computer's: checked by the rules, stored,
+    /// then published by the caller.
+    pub(super) async fn act_as(&mut self, seat: Seat, action: Action) -> Handled {
         let Some(game) = &self.game else {
             let why = if self.deploy.is_some() {
                 "the players are still deploying; moves start when both are ready"

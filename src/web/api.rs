@@ -3,6 +3,7 @@
 use super::auth::require_user;
 use crate::db::games::{self, FINISHED, GameRow};
 use crate::db::{self, users};
+use crate::engine::Level;
 use crate::error::AppError;
 use crate::live::{
     Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerRef, PlayerStanding, blocking, lobby,
@@ -25,10 +26,18 @@ pub struct NewGame {
     pub variant: Variant,
     pub seconds_per_action: u32,
     pub rated: bool,
+    /// Play the computer at this level: the game starts at once, and is casual.
+    #[serde(default)]
+    pub computer: Option<Level>,
 }
 
 impl NewGame {
     fn check(&self) -> Result<(), AppError> {
+        if self.rated && self.computer.is_some() {
+            return Err(AppError::BadOption(
+                "games against the computer are casual: send \"rated\": false".into(),
+            ));
+        }
         let s = self.seconds_per_action;
         if self.rated && !Options::SECONDS_OFFERED.contains(&s) {
             return Err(AppError::BadOption(
@@ -87,7 +96,13 @@ pub async fn create_game(
     let user = require_user(&session)?;
     body.check()?;
     let _mine = hub.seat_lock(user).await;
-    let id = open_game(&hub, user, *body).await?;
+    let id = match body.computer {
+        Some(level) => {
+            hub.play_computer(user, body.row(user, hub.config()), level)
+                .await?
+        }
+        None => open_game(&hub, user, *body).await?,
+    };
     Ok(HttpResponse::Created().json(json!({"id": id})))
 }
 
@@ -100,6 +115,13 @@ pub async fn quick_pair(
 ) -> Result<HttpResponse, AppError> {
     let user = require_user(&session)?;
     body.check()?;
+    if body.computer.is_some() {
+        return Err(AppError::BadOption(
+            "quick pairing finds a person; to play the computer, create a game with \
+             \"computer\" (POST /api/games)"
+                .into(),
+        ));
+    }
     let spec = *body;
     let _mine = hub.seat_lock(user).await;
     if spec.rated {

@@ -148,6 +148,9 @@ pub async fn login(
     let account = validate_username(&username).is_ok().then_some(key.as_str());
     guard.check_login(guard.client_ip(&req), account)?;
     let user = blocking(hub.pool(), move |c| Ok(users::by_name(c, &username)?)).await?;
+    // The computer players have no password: nobody logs in as them, and their
+    // accounts answer like unknown names.
+    let user = user.filter(|u| u.kind != users::COMPUTER);
     // The connection is back in the pool before the slow part. Verify against something
     // even for unknown names, so timing says nothing.
     let stored = user

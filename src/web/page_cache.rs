@@ -151,6 +151,7 @@ mod tests {
             grace: Duration::from_secs(60),
             deploy_seconds: 120,
             open_game_idle: Duration::from_secs(300),
+            think_threads: 1,
         };
         let cache = web::Data::new(PageCache::default());
         let app = test::init_service(

@@ -28,6 +28,8 @@ pub struct ServeConfig {
     pub trust_proxy: bool,
     /// Login and registration limits on (off for load tests and the test suite).
     pub rate_limits: bool,
+    /// Threads of the computer's thinking pool.
+    pub think_threads: usize,
 }
 
 /// Request bodies and socket frames are capped at this size.
@@ -127,8 +129,23 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             grace: config.grace,
             deploy_seconds: config.deploy_seconds,
             open_game_idle: config.open_game_idle,
+            think_threads: config.think_threads,
         },
     );
+    // The computer players' accounts, before any game can ask for them. A name a
+    // person already holds keeps only that level from being played.
+    {
+        let pool = hub.pool().clone();
+        let made = actix_web::web::block(move || {
+            let mut c = pool.get()?;
+            db::users::ensure_computer_players(&mut c)
+        })
+        .await
+        .map_err(io::Error::other)?;
+        if let Err(e) = made {
+            tracing::error!(error = %e, "cannot make the computer players' accounts");
+        }
+    }
     let resumed = hub.resume_running().await.map_err(io::Error::other)?;
     tracing::info!(resumed, "running games resumed");
     hub.start_expiry();

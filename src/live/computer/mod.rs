@@ -1,0 +1,88 @@
+//! The computer in a live game. Its seat is held by one of the computer players'
+//! accounts (db::users::computer_player); the game's task keeps that seat's
+//! information set up to date, hands it to the thinking pool when the computer is to
+//! act, and applies the decision that comes back exactly as a person's action: checked
+//! by the rules, stored, then broadcast. Answers to a game that has moved on are
+//! dropped.
+//!
+//! - `thinkers`: the thinking pool, on threads of its own;
+//! - `play`: the game task's side (when to ask, what to do with the answer, deploying);
+//! - `open`: a person starting a game against the computer.
+
+mod open;
+mod play;
+mod thinkers;
+
+pub use open::MAX_COMPUTER_GAMES;
+pub use thinkers::Thinkers;
+
+use super::summary::PlayerInfo;
+use crate::engine::{Information, Level};
+use crate::rules::game::Applied;
+use crate::rules::{Game, Seat};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The computer's seat in one game.
+pub(super) struct Computer {
+    pub seat: Seat,
+    pub level: Level,
+    /// What the seat may know, from the start of play on.
+    info: Option<Information>,
+    /// The question out with the thinking pool, if any.
+    asked: Option<Asked>,
+    /// Standard 军棋: the computer's own layout is in.
+    laid_out: bool,
+    /// Standard 军棋: whether it declares itself ready at once (and so moves first) or
+    /// waits for the person to be ready; drawn for each game, as people differ too.
+    ready_first: bool,
+}
+
+struct Asked {
+    /// The game's version when asked: an answer is for that version only.
+    version: usize,
+    stop: Arc<AtomicBool>,
+}
+
+impl Computer {
+    /// The computer's seat among `seats`, if one is held by a computer player.
+    pub fn of_seats(seats: &[Option<PlayerInfo>; 2]) -> Option<Computer> {
+        Seat::BOTH.into_iter().find_map(|seat| {
+            let level = seats[seat.index()].as_ref()?.computer?;
+            Some(Computer {
+                seat,
+                level,
+                info: None,
+                asked: None,
+                laid_out: false,
+                ready_first: rand::random(),
+            })
+        })
+    }
+
+    /// Play begins (or, after a restart, began) with `game`.
+    pub fn begin(&mut self, game: &Game) {
+        self.info = Some(Information::new(game, self.seat));
+    }
+
+    /// `game` after an accepted action, and the action as applied.
+    pub fn observe(&mut self, applied: &Applied, game: &Game) {
+        if let Some(info) = &mut self.info {
+            info.observe(applied, game);
+        }
+    }
+
+    /// The question out is no longer wanted.
+    fn withdraw(&mut self) {
+        if let Some(a) = self.asked.take() {
+            a.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Drop for Computer {
+    fn drop(&mut self) {
+        // The game's task is ending: its search stops, or never starts.
+        self.withdraw();
+    }
+}

@@ -1,0 +1,193 @@
+//! The game task's side of the computer: after every command and every clock, whether
+//! the computer has something to do (deploy, answer a draw offer, act on its turn);
+//! the question to the thinking pool, with a wall-clock cap well inside the action
+//! clock; and the answer, applied through the same path as a person's action.
+
+use super::thinkers::Question;
+use super::{Asked, Computer};
+use crate::db::games::RUNNING;
+use crate::db::now_ms;
+use crate::engine::{self, Decision, Level};
+use crate::live::Cmd;
+use crate::live::task::Task;
+use crate::rules::{Action, Seat, Variant};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::UnboundedSender;
+
+/// The longest each level thinks about one action. Its node budget seldom needs this
+/// long on a quiet machine (hard: p99 0.4 s in standard 军棋, BENCHMARKS.md); on a busy
+/// one this, the action clock and the queue decide.
+fn think_cap(level: Level) -> Duration {
+    match level {
+        Level::Easy => Duration::from_millis(300),
+        Level::Normal => Duration::from_millis(800),
+        Level::Hard => Duration::from_millis(2000),
+    }
+}
+
+/// Answering a draw offer weighs the position; no search.
+const ANSWER_CAP: Duration = Duration::from_millis(500);
+
+/// At most this part (1/n) of the action clock's time left goes to thinking: the
+/// decision must still be stored and broadcast in time on a busy machine.
+const CLOCK_PART: u64 = 3;
+
+impl Computer {
+    /// Whether the computer has something to decide now, and how long it may take.
+    fn wanted(&self, deadline_at: Option<i64>) -> Option<Duration> {
+        let info = self.info.as_ref()?;
+        if info.is_over() {
+            return None;
+        }
+        if info.open_offer() == Some(self.seat.other()) {
+            return Some(ANSWER_CAP);
+        }
+        if info.to_move() != self.seat {
+            return None;
+        }
+        let left = deadline_at.map_or(u64::MAX, |d| (d - now_ms()).max(0) as u64);
+        Some(think_cap(self.level).min(Duration::from_millis(left / CLOCK_PART)))
+    }
+}
+
+impl Task {
+    /// Gives the computer its turn when it has one: runs after every command and clock
+    /// of the game's task (`me` is the task's own channel, where answers come back).
+    pub(in crate::live) async fn prompt_computer(&mut self, me: &UnboundedSender<Cmd>) {
+        if self.computer.is_none() {
+            return;
+        }
+        if self.row.status != RUNNING {
+            if let Some(c) = &mut self.computer {
+                c.withdraw();
+            }
+            return;
+        }
+        if self.deploy.is_some() {
+            return self.computer_deploy().await;
+        }
+        let version = self.version();
+        let over = self.game.as_ref().is_none_or(|g| g.is_over());
+        let deadline_at = self.row.deadline_at;
+        let Some(c) = &mut self.computer else {
+            return;
+        };
+        if c.asked.as_ref().is_some_and(|a| a.version == version) {
+            return;
+        }
+        c.withdraw();
+        let (Some(cap), Some(info), false) = (c.wanted(deadline_at), &c.info, over) else {
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let tx = me.clone();
+        self.hub.thinkers().ask(Question {
+            info: info.clone(),
+            level: c.level,
+            deadline: Instant::now() + cap,
+            stop: stop.clone(),
+            answer: Box::new(move |decision| {
+                // The task may have ended meanwhile: then nobody waits for this.
+                let _ = tx.send(Cmd::Computer { version, decision });
+            }),
+        });
+        c.asked = Some(Asked { version, stop });
+    }
+
+    /// The thinking pool's answer to the question asked at `version` (`None`: the
+    /// engine failed). Applied only if the game is still where it was.
+    pub(in crate::live) async fn computer_answer(
+        &mut self,
+        version: usize,
+        decision: Option<Decision>,
+    ) {
+        let Some(c) = &mut self.computer else {
+            return;
+        };
+        if c.asked.as_ref().is_none_or(|a| a.version != version) {
+            // The answer to a question withdrawn since.
+            return;
+        }
+        c.asked = None;
+        let seat = c.seat;
+        if version != self.version() || self.row.status != RUNNING {
+            return;
+        }
+        let action = match decision {
+            Some(d) => d.action(),
+            None => self.fallback(seat),
+        };
+        let Some(action) = action else {
+            return;
+        };
+        match self.act_as(seat, action).await {
+            Ok(entries) => self.publish(entries, None),
+            Err(why) => {
+                tracing::error!(
+                    game = %self.row.id, ?action, why = %why.message,
+                    "the computer's action was refused"
+                );
+                // Its turn must still be played, or its clock would run out.
+                if let Some(other) = self.fallback(seat).filter(|&a| a != action)
+                    && let Ok(entries) = self.act_as(seat, other).await
+                {
+                    self.publish(entries, None);
+                }
+            }
+        }
+    }
+
+    /// What the computer plays on its turn when its engine cannot say: a legal action
+    /// that does not lose by repetition if there is one.
+    fn fallback(&self, seat: Seat) -> Option<Action> {
+        let info = self.computer.as_ref()?.info.as_ref()?;
+        if info.to_move() != seat {
+            return None;
+        }
+        let first = info.safe_actions().first().copied();
+        first.or((self.variant == Variant::Standard).then_some(Action::Pass))
+    }
+
+    /// Standard 军棋's deployment: the computer puts in its own layout at once, and is
+    /// ready at once or as soon as the person is (as drawn for the game).
+    async fn computer_deploy(&mut self) {
+        let (Some(c), Some(current)) = (&self.computer, &self.deploy) else {
+            return;
+        };
+        let seat = c.seat;
+        if current.is_ready(seat) {
+            return;
+        }
+        let mut next = current.clone();
+        if !c.laid_out {
+            let layout = engine::deploy(c.level, seat, &mut rand::rng());
+            if let Err(e) = next.set_layout(seat, layout) {
+                tracing::error!(game = %self.row.id, error = %e, "the computer's layout was refused");
+            }
+        }
+        if (c.ready_first || current.is_ready(seat.other()))
+            && let Err(e) = next.ready(seat)
+        {
+            tracing::error!(game = %self.row.id, error = %e, "the computer could not get ready");
+        }
+        if &next == current {
+            return;
+        }
+        let became_ready = next.is_ready(seat);
+        match self.store_deployment(next).await {
+            Ok(()) => {
+                if let Some(c) = &mut self.computer {
+                    c.laid_out = true;
+                }
+                self.announce_deployment(seat, became_ready).await;
+            }
+            // Tried again after the next command or clock; past the deployment's time
+            // the seat keeps the valid layout it was given.
+            Err(e) => {
+                tracing::error!(game = %self.row.id, error = %e, "cannot store the computer's layout")
+            }
+        }
+    }
+}
