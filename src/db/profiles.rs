@@ -5,7 +5,7 @@
 
 use super::history::{Line, Listed};
 use super::schema::{game_players, user_stats, users};
-use super::users::{Stats, parse_recent_scores, username_key};
+use super::users::{COMPUTER, Stats, parse_recent_scores, username_key};
 use super::{DbConn, DbError};
 use diesel::prelude::*;
 
@@ -73,9 +73,6 @@ pub fn by_name(
         recent,
     }))
 }
-
-/// The kind of account the site's own computer players have.
-pub const COMPUTER: &str = "computer";
 
 /// Wins, draws and losses, from one player's side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
