@@ -152,6 +152,15 @@ async fn the_profile_counts_games_against_the_computer(db: TestDb) {
     let page = c.get("/@/vs_person?lang=en").await;
     assert!(page.text.contains("Against the computer"));
 
+    // One's own profile points the way to the computer until one has played it.
+    let mut newbie = h.player("vs_newbie").await;
+    let page = newbie.get("/@/vs_newbie").await;
+    assert!(page.text.contains("id=\"vs-computer-hint\""));
+    let person_seat = table.seat_of("vs_person");
+    let page = table.client(person_seat).get("/@/vs_person").await;
+    assert!(page.text.contains("id=\"vs-computer\""));
+    assert!(!page.text.contains("id=\"vs-computer-hint\""));
+
     // The computer's own profile says what it is and gives its record from its side,
     // instead of a rank and score its casual games never move.
     let page = c.get("/@/vs_machine").await;

@@ -55,6 +55,8 @@ struct ProfilePage {
     /// A person's record against each computer level (empty on computer profiles, and
     /// when the site has no computer players).
     vs_computer: Vec<VsRow>,
+    /// Whether the player has finished any game against the computer.
+    met_computer: bool,
 }
 
 /// One computer level as the profile names it.
@@ -236,6 +238,9 @@ async fn profile_page(
         ),
         recent,
         computer: kind == COMPUTER,
+        met_computer: vs_computer
+            .iter()
+            .any(|c| c.flip.games() + c.standard.games() > 0),
         computer_record,
         vs_computer: vs_computer.into_iter().map(|c| VsRow::new(c, en)).collect(),
     };
