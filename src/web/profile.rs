@@ -1,5 +1,7 @@
 //! Player profiles (`/@/{name}`): standing, score chart and latest games in a variant,
-//! and on one's own profile the form that sets the display name (昵称).
+//! the record against the site's computer players, and on one's own profile the form
+//! that sets the display name (昵称). A computer account's profile says what it is and
+//! shows its record instead of a standing its casual games never move.
 
 use super::assets::filters;
 use super::auth::{Account, account, user_id, validate_username};
@@ -7,8 +9,9 @@ use super::chart::score_chart;
 use super::display_name::{self, Refused};
 use super::history::{HistoryRow, display_names, one_of, rows};
 use super::i18n::Lang;
-use crate::db::profiles::{self, Profile};
+use crate::db::profiles::{self, Profile, Tally, VsComputer};
 use crate::db::users as dbusers;
+use crate::db::users::COMPUTER;
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
 use crate::rules::Rank;
@@ -44,6 +47,59 @@ struct ProfilePage {
     streak: i32,
     chart: String,
     recent: Vec<HistoryRow>,
+    /// The profiled account is one of the site's computer players; then `level` names
+    /// its level and `computer_record` is its record (flip, standard).
+    computer: bool,
+    level: Option<Level>,
+    computer_record: [Tally; 2],
+    /// A person's record against each computer level (empty on computer profiles, and
+    /// when the site has no computer players).
+    vs_computer: Vec<VsRow>,
+    /// Whether the player has finished any game against the computer.
+    met_computer: bool,
+}
+
+/// One computer level as the profile names it.
+struct Level {
+    chinese: &'static str,
+    english: &'static str,
+}
+
+/// The level of a computer account, from its username (`computer-easy` …).
+fn level_of(username: &str) -> Option<Level> {
+    let (chinese, english) = match username.strip_prefix("computer-")? {
+        "easy" => ("入门", "Easy"),
+        "normal" => ("普通", "Normal"),
+        "hard" => ("困难", "Hard"),
+        _ => return None,
+    };
+    Some(Level { chinese, english })
+}
+
+/// A row of the record-against-the-computer table.
+struct VsRow {
+    username: String,
+    /// What the row is headed by: the account's display name, else its level, else
+    /// its username.
+    label: String,
+    /// By variant: flip, then standard.
+    cells: [(&'static str, Tally); 2],
+}
+
+impl VsRow {
+    fn new(c: VsComputer, en: bool) -> VsRow {
+        let label = match (level_of(&c.username), &c.display_name) {
+            (Some(l), _) if en => format!("Computer · {}", l.english),
+            (_, Some(d)) => d.clone(),
+            (Some(l), None) => format!("电脑·{}", l.chinese),
+            (None, None) => c.username.clone(),
+        };
+        VsRow {
+            username: c.username,
+            label,
+            cells: [("flip", c.flip), ("standard", c.standard)],
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -120,20 +176,29 @@ async fn profile_page(
     let v = variant.clone();
     let lookup = name;
     let en = lang.en;
-    let (profile, names) = blocking(hub.pool(), move |c| {
+    let (profile, names, vs_computer, computer_record) = blocking(hub.pool(), move |c| {
         let profile = match validate_username(&lookup) {
             Ok(()) => profiles::by_name(c, &lookup, &v, RECENT_GAMES)?,
             Err(_) => None,
         }
         .ok_or_else(|| AppError::NotFound(format!("no player {lookup:?}")))?;
         let names = display_names(c, &profile.recent)?;
-        Ok((profile, names))
+        let (vs, own) = if profile.kind == COMPUTER {
+            (Vec::new(), profiles::all_games_record(c, profile.user_id)?)
+        } else {
+            (
+                profiles::record_vs_computers(c, profile.user_id)?,
+                Default::default(),
+            )
+        };
+        Ok((profile, names, vs, own))
     })
     .await?;
     let Profile {
         user_id: id,
         username: name,
         display_name,
+        kind,
         stats,
         scores,
         recent,
@@ -147,6 +212,7 @@ async fn profile_page(
             None => name.clone(),
         },
         en,
+        level: level_of(&name),
         name,
         display_name,
         own: user_id(session) == Some(id),
@@ -171,6 +237,12 @@ async fn profile_page(
             },
         ),
         recent,
+        computer: kind == COMPUTER,
+        met_computer: vs_computer
+            .iter()
+            .any(|c| c.flip.games() + c.standard.games() > 0),
+        computer_record,
+        vs_computer: vs_computer.into_iter().map(|c| VsRow::new(c, en)).collect(),
     };
     page.render().map_err(AppError::internal)
 }

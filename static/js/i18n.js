@@ -139,6 +139,9 @@ const ERRORS_ZH = {
   not_a_player: '你不是这局的玩家',
   illegal: '这步不合规则',
   game_over: '对局已经结束',
+  too_many_open_games: '你的待加入对局已达上限，请先取消一局或等对手加入',
+  too_many_rated_games: '你进行中和待加入的积分赛已达上限，请先下完或取消一局（友谊赛不受限）',
+  too_many_computer_games: '你同时进行的人机对局已达上限，请先下完或认输一局再开新局',
 };
 
 /**

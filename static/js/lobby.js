@@ -1,6 +1,6 @@
 // @ts-check
-// The lobby: the create / quick-pair form and the live list of open games (/ws/lobby,
-// through the shared socket module). When a game this player opened leaves the list
+// The lobby: the create / quick-pair form, playing the computer, and the live list of
+// open games (/ws/lobby, through the shared socket module). When a game this player opened leaves the list
 // without them cancelling it, someone joined: the tab title says so and the page goes
 // to the game.
 import { ApiError, api } from './api.js';
@@ -93,6 +93,41 @@ if (form) {
     submitWith('/api/games', createBtn);
   });
   quickBtn.addEventListener('click', function () { submitWith('/api/games/quick', quickBtn); });
+}
+
+// Playing the computer: one request opens a casual game the server has already started
+// against the chosen level, and the page goes to it.
+const computerForm = /** @type {HTMLFormElement|null} */ (document.getElementById('computer-form'));
+if (computerForm) {
+  const f = computerForm;
+  const startBtn = /** @type {HTMLButtonElement} */ (byId('computer-start'));
+  const errorBox = byId('computer-error');
+  /** @param {string} name */
+  const checked = function (name) {
+    const input = /** @type {HTMLInputElement|null} */ (f.querySelector('input[name="' + name + '"]:checked'));
+    return input ? input.value : '';
+  };
+  f.addEventListener('submit', async function (ev) {
+    ev.preventDefault();
+    errorBox.hidden = true;
+    startBtn.disabled = true;
+    const label = startBtn.textContent;
+    startBtn.textContent = t('开局中…', 'Starting…');
+    try {
+      const res = await api('POST', '/api/games', {
+        variant: checked('variant') || 'flip',
+        seconds_per_action: Number(checked('seconds_per_action') || 30),
+        rated: false,
+        computer: checked('computer') || 'easy',
+      });
+      if (!res || !res.id) throw new ApiError(0, 'bad_answer', t('服务器没有返回对局编号', 'The server gave no game id'));
+      gotoGame(res.id);
+    } catch (e) {
+      showError(errorBox, t('未能开始人机对战：', 'Could not start a game against the computer: ') + /** @type {Error} */ (e).message);
+      startBtn.disabled = false;
+      startBtn.textContent = label;
+    }
+  });
 }
 
 /** @param {OpenGame['creator']} creator */
