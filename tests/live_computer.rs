@@ -251,7 +251,9 @@ fn expected_answer(t: &VsComputer, level: Level) -> Decision {
 async fn draw_offers_answered_and_rematch_accepted(db: TestDb) {
     let h = Harness::start(db);
     let mut c = h.player("peacemaker").await;
-    let id = start(&mut c, "flip", 10, "easy").await;
+    // A long game: the client keeps under the socket's budget of 100 frames in 20 s by
+    // waiting, so the clock must outlast such a wait.
+    let id = start(&mut c, "flip", 30, "easy").await;
     let mut t = VsComputer::seat(&h, c, &id).await;
     let mut rng = Rng::new(43);
     let (mut declined, mut accepted) = (false, false);

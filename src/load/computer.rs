@@ -91,10 +91,11 @@ pub async fn computer_task(ctx: Rc<Ctx>, player: Rc<Player>, client: awc::Client
         match start(&ctx, &player, &client, level).await {
             Ok(sock) => {
                 backoff = Duration::from_secs(1);
-                let mut stats = ctx.computer.borrow_mut();
-                stats.games_started += 1;
-                stats.playing += 1;
-                drop(stats);
+                {
+                    let mut stats = ctx.computer.borrow_mut();
+                    stats.games_started += 1;
+                    stats.playing += 1;
+                }
                 play(&ctx, sock).await;
                 ctx.computer.borrow_mut().playing -= 1;
             }
