@@ -258,17 +258,20 @@ pub fn stats(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<Stats, Db
         .first(conn)?)
 }
 
-/// Players of a variant by score, best first (ties by who registered first).
+/// Players of a variant by score, best first (ties by who registered first). The
+/// site's computer players are not on the ladder: their games are never scored.
 pub fn ladder(
     conn: &mut DbConn,
     variant: &str,
     offset: i64,
     limit: i64,
 ) -> Result<Vec<(User, Stats)>, DbError> {
+    let computers = computer_ids(conn)?;
     // Skip through the ladder index alone, then fetch just the rows wanted: an offset
     // over the joined rows would read every skipped player.
     let ids: Vec<i64> = user_stats::table
         .filter(user_stats::variant.eq(variant))
+        .filter(user_stats::user_id.ne_all(&computers))
         .order((user_stats::score.desc(), user_stats::user_id.asc()))
         .offset(offset)
         .limit(limit)
@@ -295,11 +298,13 @@ pub fn ladder_position(
         .select(user_stats::score)
         .first(conn)
         .optional()?;
-    let Some(score) = score else {
+    let computers = computer_ids(conn)?;
+    let Some(score) = score.filter(|_| !computers.contains(&user_id)) else {
         return Ok(None);
     };
     let ahead: i64 = user_stats::table
         .filter(user_stats::variant.eq(variant))
+        .filter(user_stats::user_id.ne_all(&computers))
         .filter(
             user_stats::score.gt(score).or(user_stats::score
                 .eq(score)
