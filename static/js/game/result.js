@@ -164,7 +164,10 @@ export function renderResult() {
   els.reason.dataset.reason = res.reason || '';
   const score = res.score || (g && g.score) || null;
   const items = [];
-  if (score) {
+  // The result names the score table's row even in a casual game; nobody's score moved.
+  if (g && g.rated === false) {
+    items.push(el('li', { class: 'muted', text: t('友谊赛，不计积分', 'Casual game: scores unchanged') }));
+  } else if (score) {
     const full = Object.assign({}, res, { score: score });
     for (const s of SEATS) {
       if (typeof score[s] !== 'number') continue;
@@ -176,8 +179,6 @@ export function renderResult() {
         why ? el('span', { class: 'rs-why', text: why }) : null,
       ]));
     }
-  } else if (g && g.rated === false) {
-    items.push(el('li', { class: 'muted', text: t('友谊赛，不计积分', 'Casual game: scores unchanged') }));
   }
   els.scores.replaceChildren.apply(els.scores, items);
   const blocks = (seat ? [seat] : SEATS.slice()).map(rankBlock).filter(Boolean);
