@@ -1,6 +1,7 @@
 //! Outside bots play whole games with nothing but their API tokens and the documented
 //! protocol (the example client in tests/bot_client/client.rs). Two bot accounts play
-//! each other for now; the client does not care who sits opposite.
+//! each other, and one plays the site's computer; the client does not care who sits
+//! opposite.
 
 #[macro_use]
 mod support;
@@ -14,6 +15,7 @@ use support::{Harness, TestDb, check_against_rules};
 db_tests! {
     two_bots_play_a_rated_flip_game => two_bots_play_a_rated_flip_game_sqlite, two_bots_play_a_rated_flip_game_postgres;
     two_bots_play_a_standard_game => two_bots_play_a_standard_game_sqlite, two_bots_play_a_standard_game_postgres;
+    a_bot_plays_the_computer => a_bot_plays_the_computer_sqlite, a_bot_plays_the_computer_postgres;
 }
 
 /// (1) Two bots, each knowing only its token, play a rated flip game to its end over
@@ -113,6 +115,38 @@ async fn two_bots_play_a_standard_game(db: TestDb) {
     let summary = h.client().summary(&id).await;
     assert_eq!(summary["status"], "finished", "{summary}");
     assert!(fa.version > 1, "the game was played after its deployment");
+}
+
+/// (3) The same client, knowing only its token, plays a whole flip game against the
+/// site's computer: the computer answers every turn over the same protocol, nothing the
+/// bot receives names a face-down piece, and the game is casual with the computer
+/// shown as such.
+async fn a_bot_plays_the_computer(db: TestDb) {
+    let h = Harness::start(db);
+    let bot = h.bot("robot_solo").await;
+    let mut a = BotClient::new(&h.base(), &bot.token, 13);
+    let id = a.challenge_computer("flip", 15, "easy").await;
+    let finished = a.play(&id).await;
+    finished.received.iter().for_each(face_down_stays_hidden);
+    let summary = h.client().summary(&id).await;
+    assert_eq!(summary["status"], "finished", "{summary}");
+    assert_eq!(summary["rated"], false, "{summary}");
+    assert!(finished.version > 2, "both sides played: {summary}");
+    let other = if finished.seat.as_str() == "south" {
+        "north"
+    } else {
+        "south"
+    };
+    assert_eq!(summary["players"][other]["kind"], "computer", "{summary}");
+    assert_eq!(
+        summary["players"][other]["username"], "computer-easy",
+        "{summary}"
+    );
+    assert_eq!(
+        summary["players"][finished.seat.as_str()]["kind"],
+        "bot",
+        "{summary}"
+    );
 }
 
 /// Every cell of a face-down flip-chess piece is `{"face":"down"}` and nothing more.

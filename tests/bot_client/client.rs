@@ -120,6 +120,18 @@ impl BotClient {
             .to_string()
     }
 
+    /// Starts a casual game against the site's computer player of `level`
+    /// ("Playing the computer" in docs/protocol.md); the computer is seated at once.
+    pub async fn challenge_computer(&self, variant: &str, seconds: u32, level: &str) -> String {
+        let body = json!({"variant": variant, "seconds_per_action": seconds,
+                          "rated": false, "computer": level});
+        let made = self.call("POST", "/api/games", Some(body)).await;
+        made.expect("a game against the computer")["id"]
+            .as_str()
+            .expect("an id")
+            .to_string()
+    }
+
     pub async fn join(&self, id: &str) -> Result<Value, (u16, String)> {
         self.call("POST", &format!("/api/games/{id}/join"), None)
             .await

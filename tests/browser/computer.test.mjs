@@ -15,7 +15,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.join(HERE, 'screenshots');
 /** The longest the computer may take over a step before the test gives up. */
 const COMPUTER_WAIT = 60000;
-const RESULT_WORDS = { 胜: 'win', 和: 'draw', 负: 'loss' };
+const RESULT_WORDS = { 胜: 'win', 和: 'draw', 和棋: 'draw', 负: 'loss' };
 
 /**
  * Starts a game against the computer from the lobby's 人机对战 card, by its labels.
