@@ -67,24 +67,7 @@ pub fn create(
         if taken {
             return Ok(None);
         }
-        diesel::insert_into(users::table)
-            .values((
-                users::username.eq(username),
-                users::username_key.eq(&key),
-                users::password_hash.eq(password_hash),
-                users::created_at.eq(now_ms()),
-            ))
-            .execute(c)?;
-        let user: User = users::table
-            .filter(users::username_key.eq(&key))
-            .select(User::as_select())
-            .first(c)?;
-        for v in VARIANTS {
-            diesel::insert_into(user_stats::table)
-                .values((user_stats::user_id.eq(user.id), user_stats::variant.eq(v)))
-                .execute(c)?;
-        }
-        Ok::<_, diesel::result::Error>(Some(user))
+        insert_account(c, username, password_hash, None, PERSON).map(Some)
     });
     match created {
         Ok(u) => Ok(u),
@@ -95,6 +78,38 @@ pub fn create(
         )) => Ok(None),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Inserts an account with a zero score in every variant, inside the caller's
+/// transaction.
+fn insert_account(
+    c: &mut DbConn,
+    username: &str,
+    password_hash: &str,
+    display_name: Option<&str>,
+    kind: &str,
+) -> Result<User, diesel::result::Error> {
+    let key = username_key(username);
+    diesel::insert_into(users::table)
+        .values((
+            users::username.eq(username),
+            users::username_key.eq(&key),
+            users::password_hash.eq(password_hash),
+            users::created_at.eq(now_ms()),
+            users::display_name.eq(display_name),
+            users::kind.eq(kind),
+        ))
+        .execute(c)?;
+    let user: User = users::table
+        .filter(users::username_key.eq(&key))
+        .select(User::as_select())
+        .first(c)?;
+    for v in VARIANTS {
+        diesel::insert_into(user_stats::table)
+            .values((user_stats::user_id.eq(user.id), user_stats::variant.eq(v)))
+            .execute(c)?;
+    }
+    Ok(user)
 }
 
 /// The computer player's username at each level.
@@ -136,26 +151,8 @@ pub fn computer_player(conn: &mut DbConn, level: Level) -> Result<User, DbError>
         return checked_computer(u);
     }
     let made = super::write_transaction(conn, |c| {
-        diesel::insert_into(users::table)
-            .values((
-                users::username.eq(name),
-                users::username_key.eq(username_key(name)),
-                users::password_hash.eq(NO_PASSWORD),
-                users::created_at.eq(now_ms()),
-                users::display_name.eq(computer_display_name(level)),
-                users::kind.eq(COMPUTER),
-            ))
-            .execute(c)?;
-        let user: User = users::table
-            .filter(users::username_key.eq(username_key(name)))
-            .select(User::as_select())
-            .first(c)?;
-        for v in VARIANTS {
-            diesel::insert_into(user_stats::table)
-                .values((user_stats::user_id.eq(user.id), user_stats::variant.eq(v)))
-                .execute(c)?;
-        }
-        Ok::<_, diesel::result::Error>(user)
+        let shown = Some(computer_display_name(level));
+        insert_account(c, name, NO_PASSWORD, shown, COMPUTER)
     });
     match made {
         Ok(u) => Ok(u),
