@@ -386,16 +386,24 @@ pub struct End<'a> {
     pub score: [i32; 2],
     pub ended_at: i64,
     pub end_ms: Option<i64>,
+    /// The game's steps and south's colour at its end (see `steps` for why they are
+    /// stored only now).
+    pub steps: i32,
+    pub colour_south: Option<String>,
     /// Each seat's user id and result, for the score tables when the game is rated.
     pub players: [(i64, GameResult); 2],
 }
 
-/// The step that ended a game, with the game's end and both players' scores, written
-/// inside the caller's transaction (the writer's, see `writer`) so that all of it is
-/// stored or none.
-pub fn end(c: &mut DbConn, step: &Step, end: &End<'_>) -> Result<(), DbError> {
-    super::steps::write(c, &[step])?;
-    let game_id = step.game_id.as_str();
+/// The end of game `game_id` with the action that ended it (none when its time ran
+/// out) and both players' scores, written inside the caller's transaction (the
+/// writer's, see `writer`) so that all of it is stored or none.
+pub fn end(
+    c: &mut DbConn,
+    game_id: &str,
+    step: Option<&Step>,
+    end: &End<'_>,
+) -> Result<(), DbError> {
+    super::steps::write(c, &Vec::from_iter(step))?;
     let row: GameRow = games::table
         .find(game_id)
         .select(GameRow::as_select())
@@ -403,6 +411,14 @@ pub fn end(c: &mut DbConn, step: &Step, end: &End<'_>) -> Result<(), DbError> {
     // Only the game's own task writes here; this guards against a second end.
     if row.status != RUNNING {
         return Err(diesel::result::Error::RollbackTransaction.into());
+    }
+    // Scores before the game, for showing each player's rank at the time.
+    let mut before = [0i64; 2];
+    for (i, (user, _)) in end.players.iter().enumerate() {
+        before[i] = user_stats::table
+            .find((*user, &row.variant))
+            .select(user_stats::score)
+            .first(c)?;
     }
     diesel::update(games::table.find(game_id))
         .set((
@@ -414,18 +430,8 @@ pub fn end(c: &mut DbConn, step: &Step, end: &End<'_>) -> Result<(), DbError> {
             games::ended_at.eq(end.ended_at),
             games::end_ms.eq(end.end_ms),
             games::deadline_at.eq(None::<i64>),
-        ))
-        .execute(c)?;
-    // Scores before the game, for showing each player's rank at the time.
-    let mut before = [0i64; 2];
-    for (i, (user, _)) in end.players.iter().enumerate() {
-        before[i] = user_stats::table
-            .find((*user, &row.variant))
-            .select(user_stats::score)
-            .first(c)?;
-    }
-    diesel::update(games::table.find(game_id))
-        .set((
+            games::steps.eq(end.steps),
+            games::colour_south.eq(end.colour_south.as_deref()),
             games::score_before_south.eq(before[0]),
             games::score_before_north.eq(before[1]),
         ))

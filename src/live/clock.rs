@@ -18,6 +18,13 @@ impl Task {
         at.max(self.game.as_ref().map_or(0, Game::elapsed_ms))
     }
 
+    /// The action clock's deadline after a step taken `at_ms` into the game. It follows
+    /// from the stored action alone, so a task loaded after a restart finds the same.
+    pub(super) fn deadline_after(&self, at_ms: i64) -> i64 {
+        let started = self.row.started_at.unwrap_or_else(now_ms);
+        started + at_ms + self.row.seconds_per_action as i64 * 1000
+    }
+
     pub(super) fn clock(&self) -> Option<Clock> {
         match (&self.game, self.row.deadline_at) {
             (Some(g), Some(deadline)) if self.row.status == RUNNING => Some(Clock {

@@ -26,11 +26,13 @@ impl Task {
         entry: &Entry,
     ) -> Result<(), AppError> {
         let now = now_ms();
+        let at_ms = match entry {
+            Entry::Step(step) => step.at_ms as i64,
+            _ => 0,
+        };
         let deadline = match (next.is_over(), action) {
             (true, _) => None,
-            (false, Some(a)) if a.is_step() => {
-                Some(now + self.row.seconds_per_action as i64 * 1000)
-            }
+            (false, Some(a)) if a.is_step() => Some(self.deadline_after(at_ms)),
             _ => self.row.deadline_at,
         };
         let outcome = next.outcome();
@@ -47,14 +49,8 @@ impl Task {
             Entry::Expired { at_ms, .. } => Some(*at_ms as i64),
             _ => None,
         };
-        let at_ms = match entry {
-            Entry::Step(step) => step.at_ms as i64,
-            _ => 0,
-        };
         let game_id = self.row.id.clone();
-        let idx = self.actions as i32;
         let steps = next.steps() as i32;
-        let action_text = action.map(|a| action_json(seat, a).to_string());
         let colour = colour_south.clone();
         let end_of = move |(o, score): (crate::rules::Outcome, [i32; 2])| {
             let result_of = |s: Seat| match o.winner {
@@ -68,25 +64,33 @@ impl Task {
                 score,
                 ended_at: now,
                 end_ms,
+                steps,
+                colour_south: colour,
                 players: [
                     (south_id, result_of(Seat::South)),
                     (north_id, result_of(Seat::North)),
                 ],
             }
         };
+        let step = action.map(|a| Step {
+            game_id: game_id.clone(),
+            idx: self.actions as i32,
+            seat: seat.name(),
+            action: action_json(seat, a).to_string(),
+            at_ms,
+        });
         // The action is acknowledged and shown only after the writer's commit that
         // holds it: an ack always means "stored".
-        let step = Step {
-            game_id,
-            action: action_text.map(|t| (idx, seat.name(), t, at_ms)),
-            steps,
-            deadline_at: deadline,
-            colour_south: colour,
-        };
         let pool = self.hub.pool();
-        match outcome.zip(score).map(end_of) {
-            None => pool.write_step(step).await,
-            Some(end) => pool.write(move |c| games::end(c, &step, &end)).await,
+        match (outcome.zip(score).map(end_of), step) {
+            (None, Some(step)) => pool.write_step(step).await,
+            (Some(end), step) => {
+                pool.write(move |c| games::end(c, &game_id, step.as_ref(), &end))
+                    .await
+            }
+            // Every change that neither ends the game nor adds an action is the
+            // task's own (a clock, a presence): nothing of it is stored.
+            (None, None) => Ok(()),
         }
         .map_err(AppError::internal)?;
 

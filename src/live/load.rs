@@ -82,10 +82,14 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
                 }
             }
         }
+        let mut last_step_at = None;
         for a in &actions {
             let v: Value = serde_json::from_str(&a.action).map_err(AppError::internal)?;
             let (seat, action) = parse_action(&v).map_err(AppError::internal)?;
             let at_ms = a.at_ms.max(0) as u64;
+            if action.is_step() {
+                last_step_at = Some(at_ms as i64);
+            }
             let step = Step::apply(&mut game, seat, action, at_ms)
                 .map_err(|e| AppError::internal(format!("stored action {} of {id}: {e}", a.idx)))?;
             task.marks.follow(&step.applied.effect, game.position());
@@ -101,6 +105,13 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
                 at_ms: end_ms as u64,
                 status: Status::of(&game),
             });
+        }
+        // What a running game's row does not keep (see `db::steps`) follows from its
+        // actions.
+        task.row.steps = game.steps() as i32;
+        task.row.colour_south = game.colour_of(Seat::South).map(|c| c.name().to_string());
+        if let (RUNNING, Some(at)) = (task.row.status.as_str(), last_step_at) {
+            task.row.deadline_at = Some(task.deadline_after(at));
         }
         task.game = Some(game);
     } else if task.row.status == RUNNING && variant == Variant::Standard {

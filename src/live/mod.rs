@@ -78,6 +78,11 @@ pub enum Cmd {
         version: usize,
         decision: Option<crate::engine::Decision>,
     },
+    /// The game's summary as the task holds it: a running game's stored row lacks its
+    /// step count (see `db::steps`).
+    Summary {
+        reply: oneshot::Sender<Result<summary::GameSummary, AppError>>,
+    },
 }
 
 pub struct Hub {

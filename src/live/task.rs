@@ -226,6 +226,9 @@ impl Task {
             }
             Cmd::Expired => self.expired(),
             Cmd::Computer { version, decision } => self.computer_answer(version, decision).await,
+            Cmd::Summary { reply } => {
+                let _ = reply.send(Ok(self.summary()));
+            }
         }
     }
 

@@ -210,8 +210,14 @@ pub async fn get_game(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     check_id(&id)?;
-    let g = blocking(hub.pool(), move |c| load_game(c, &id)).await?;
-    Ok(HttpResponse::Ok().json(GameSummary::of(&g.row, &g.creator, &g.seats)))
+    let lookup = id.clone();
+    let g = blocking(hub.pool(), move |c| load_game(c, &lookup)).await?;
+    let summary = if g.row.status == games::RUNNING {
+        hub.ask(&id, |reply| Cmd::Summary { reply }).await?
+    } else {
+        GameSummary::of(&g.row, &g.creator, &g.seats)
+    };
+    Ok(HttpResponse::Ok().json(summary))
 }
 
 /// The game's record. The deal and salt are part of it only once the game has ended.
