@@ -403,7 +403,7 @@ pub fn end(
     step: Option<&Step>,
     end: &End<'_>,
 ) -> Result<(), DbError> {
-    super::steps::write(c, &Vec::from_iter(step))?;
+    super::steps::write(c, step.as_slice())?;
     let row: GameRow = games::table
         .find(game_id)
         .select(GameRow::as_select())

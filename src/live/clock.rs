@@ -13,16 +13,19 @@ use std::time::Duration;
 impl Task {
     /// Milliseconds since the start, never earlier than the last action.
     pub(super) fn at_ms(&self) -> u64 {
-        let started = self.row.started_at.unwrap_or_else(now_ms);
-        let at = (now_ms() - started).max(0) as u64;
+        let at = (now_ms() - self.started_ms()).max(0) as u64;
         at.max(self.game.as_ref().map_or(0, Game::elapsed_ms))
     }
 
     /// The action clock's deadline after a step taken `at_ms` into the game. It follows
     /// from the stored action alone, so a task loaded after a restart finds the same.
     pub(super) fn deadline_after(&self, at_ms: i64) -> i64 {
-        let started = self.row.started_at.unwrap_or_else(now_ms);
-        started + at_ms + self.row.seconds_per_action as i64 * 1000
+        self.started_ms() + at_ms + self.row.seconds_per_action as i64 * 1000
+    }
+
+    /// When the game's time began, which every action's `at_ms` counts from.
+    fn started_ms(&self) -> i64 {
+        self.row.started_at.unwrap_or_else(now_ms)
     }
 
     pub(super) fn clock(&self) -> Option<Clock> {

@@ -232,6 +232,19 @@ impl Hub {
         Err(AppError::internal("the game task stopped"))
     }
 
+    /// Like [`Hub::ask`], but only of a task already running: `None` when game `id` has
+    /// none, rather than loading it.
+    pub async fn ask_if_live<T>(
+        &self,
+        id: &str,
+        make: impl FnOnce(oneshot::Sender<Result<T, AppError>>) -> Cmd,
+    ) -> Option<Result<T, AppError>> {
+        let tx = self.live_handle(id)?;
+        let (reply, answer) = oneshot::channel();
+        tx.send(make(reply)).ok()?;
+        answer.await.ok()
+    }
+
     pub(crate) fn forget(&self, id: &str, tx: &mpsc::UnboundedSender<Cmd>) {
         let mut games = self.games.lock().expect("hub lock");
         if games.get(id).is_some_and(|t| t.same_channel(tx)) {

@@ -210,8 +210,15 @@ pub async fn get_game(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     check_id(&id)?;
+    // A running game's task holds what its stored row lacks (see `db::steps`).
+    if let Some(Ok(summary)) = hub.ask_if_live(&id, |reply| Cmd::Summary { reply }).await
+        && summary.status == games::RUNNING
+    {
+        return Ok(HttpResponse::Ok().json(summary));
+    }
     let lookup = id.clone();
     let g = blocking(hub.pool(), move |c| load_game(c, &lookup)).await?;
+    // A running game without a task (it is being started again): start it.
     let summary = if g.row.status == games::RUNNING {
         hub.ask(&id, |reply| Cmd::Summary { reply }).await?
     } else {
