@@ -126,7 +126,7 @@ impl Task {
         self.update_away();
         self.shown_here = [self.connected(Seat::South), self.connected(Seat::North)];
         self.broadcast_state();
-        self.hub.lobby_changed().await;
+        self.hub.lobby_changed();
         Ok(())
     }
 
@@ -154,7 +154,7 @@ impl Task {
         }
         self.row.status = CANCELLED.to_string();
         self.broadcast_state();
-        self.hub.lobby_changed().await;
+        self.hub.lobby_changed();
         Ok(())
     }
 

@@ -227,7 +227,7 @@ impl Hub {
             }
         }
         tracing::info!(expired = n, "abandoned open games cancelled");
-        self.lobby_changed().await;
+        self.lobby_changed();
         Ok(n)
     }
 }

@@ -8,6 +8,7 @@ mod end;
 mod join;
 mod load;
 pub mod lobby;
+mod lobby_feed;
 mod marks;
 pub mod messages;
 mod outbox;
@@ -25,7 +26,6 @@ pub use task::new_game_id;
 use crate::db::{self, Pool};
 use crate::error::AppError;
 use bytestring::ByteString;
-use messages::{LobbyMsg, ServerMsg};
 use protocol::ClientMsg;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -89,7 +89,7 @@ pub struct Hub {
     pool: Pool,
     config: LiveConfig,
     games: Mutex<HashMap<String, mpsc::UnboundedSender<Cmd>>>,
-    lobby: watch::Sender<ByteString>,
+    feed: lobby_feed::LobbyFeed,
     next_conn: AtomicU64,
     /// Games ended since the start: cached pages rendered before the last end lapse.
     ended: AtomicU64,
@@ -123,14 +123,10 @@ pub async fn blocking<T: Send + 'static>(
 
 impl Hub {
     pub fn new(pool: Pool, config: LiveConfig) -> Arc<Hub> {
-        let empty = ServerMsg::Lobby {
-            d: LobbyMsg { open: Vec::new() },
-        };
-        let (lobby, _) = watch::channel(ByteString::from(empty.text()));
         Arc::new(Hub {
             pool,
             games: Mutex::new(HashMap::new()),
-            lobby,
+            feed: lobby_feed::LobbyFeed::new(),
             next_conn: AtomicU64::new(1),
             ended: AtomicU64::new(0),
             presence: presence::Presence::new(db::now_ms()),
@@ -258,26 +254,12 @@ impl Hub {
         for id in &ids {
             self.handle(id).await?;
         }
-        self.lobby_changed().await;
+        self.refresh_lobby().await;
         Ok(ids.len())
     }
 
     /// The lobby list as a frame: one copy, shared by every lobby socket's queue.
     pub fn lobby(&self) -> watch::Receiver<ByteString> {
-        self.lobby.subscribe()
-    }
-
-    /// Recomputes the open-games list and pushes it to every lobby socket.
-    pub async fn lobby_changed(&self) {
-        let list = self.open_list().await;
-        match list {
-            Ok(open) => {
-                let msg = ServerMsg::Lobby {
-                    d: LobbyMsg { open },
-                };
-                self.lobby.send_replace(ByteString::from(msg.text()));
-            }
-            Err(e) => tracing::error!(error = %e, "cannot refresh the lobby"),
-        }
+        self.feed.subscribe()
     }
 }

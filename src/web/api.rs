@@ -84,7 +84,7 @@ async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, A
             Ok(games::insert(c, &row)?)
         })
         .await?;
-    hub.lobby_changed().await;
+    hub.lobby_changed();
     Ok(id)
 }
 
