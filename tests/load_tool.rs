@@ -73,6 +73,10 @@ fn a_small_level_plays_without_errors() {
     );
     assert!(level["ack_ms"]["p99"].as_f64().unwrap() > 0.0, "{report}");
     assert!(level["server_rss_mib"].as_f64().unwrap() > 0.0, "{report}");
+    assert!(
+        level["server_peak_mib"].as_f64().unwrap() >= level["server_rss_mib"].as_f64().unwrap(),
+        "the peak is at least what the server holds at the end: {report}"
+    );
 
     // Again on the same database: the players are found, not made twice.
     let (ok, report) = load(

@@ -45,6 +45,8 @@ pub struct Level {
     pub errors: u64,
     pub error_kinds: BTreeMap<String, u64>,
     pub server_rss_mib: f64,
+    /// The server's peak resident memory by the end of the level.
+    pub server_peak_mib: f64,
     /// Percent of one core, over the hold.
     pub server_cpu_pct: f64,
     pub client_cpu_pct: f64,
@@ -103,6 +105,7 @@ impl Level {
             errors: stats.error_count(),
             error_kinds: stats.errors.clone(),
             server_rss_mib: round1(server.rss_mib()),
+            server_peak_mib: round1(server.peak_rss_mib()),
             server_cpu_pct: round1(pct(to.server.saturating_sub(from.server))),
             client_cpu_pct: round1(pct(to.client.saturating_sub(from.client))),
             machine_cpu_pct: round1(100.0 * busy / total),
@@ -113,7 +116,7 @@ impl Level {
     pub fn line(&self) -> String {
         let ms = |s: &Spread| format!("{:.1} / {:.1} / {:.1}", s.p50, s.p99, s.max);
         format!(
-            "{:>6} {:>6} {:>9.1} {:>22} {:>22} {:>6} {:>9.0} {:>8.0} {:>8.0} {:>8.0}",
+            "{:>6} {:>6} {:>9.1} {:>22} {:>22} {:>6} {:>9.0} {:>9.0} {:>8.0} {:>8.0} {:>8.0}",
             self.games,
             self.live,
             self.actions_per_s,
@@ -121,6 +124,7 @@ impl Level {
             ms(&self.ack_ms),
             self.errors,
             self.server_rss_mib,
+            self.server_peak_mib,
             self.server_cpu_pct,
             self.client_cpu_pct,
             self.machine_cpu_pct,
@@ -128,7 +132,7 @@ impl Level {
     }
 }
 
-pub const HEADER: &str = " games   live actions/s latency ms p50/p99/max     ack ms p50/p99/max errors  srv MiB  srv CPU  cli CPU  all CPU";
+pub const HEADER: &str = " games   live actions/s latency ms p50/p99/max     ack ms p50/p99/max errors  srv MiB  peak MiB  srv CPU  cli CPU  all CPU";
 
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0

@@ -113,7 +113,12 @@ impl Server {
 
     /// Resident memory, MiB.
     pub fn rss_mib(&self) -> f64 {
-        rss_kib(self.pid()) as f64 / 1024.0
+        status_kib(self.pid(), "VmRSS:") as f64 / 1024.0
+    }
+
+    /// The most resident memory since it started (since the last restart), MiB.
+    pub fn peak_rss_mib(&self) -> f64 {
+        status_kib(self.pid(), "VmHWM:") as f64 / 1024.0
     }
 
     pub fn cpu_ticks(&self) -> u64 {
@@ -146,11 +151,12 @@ fn copy_lines(stdout: impl std::io::Read, mut log: File, ready: mpsc::Sender<Str
     }
 }
 
-fn rss_kib(pid: u32) -> u64 {
+/// A memory figure of /proc/PID/status (`VmRSS:`, `VmHWM:`), KiB.
+fn status_kib(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
 }
@@ -228,7 +234,10 @@ mod tests {
 
     #[test]
     fn reads_this_process() {
-        assert!(rss_kib(std::process::id()) > 0);
+        assert!(status_kib(std::process::id(), "VmRSS:") > 0);
+        assert!(
+            status_kib(std::process::id(), "VmHWM:") >= status_kib(std::process::id(), "VmRSS:")
+        );
         let (busy, total) = machine_ticks();
         assert!(total > 0 && busy <= total);
         let _ = own_cpu_ticks();
