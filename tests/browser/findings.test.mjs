@@ -137,6 +137,26 @@ test('an opponent who drops sees a countdown to the escape ruling on the other p
   }
 });
 
+test('before the socket says anything, each player\'s own card is at the bottom', async () => {
+  const browser = await launch();
+  try {
+    const { pa, pb, errors, a, b } = await pair(browser, 'yc');
+    const id = await startGame(pa, pb, { variant: 'flip', seconds_per_action: 60, rated: false });
+    for (const [p, me, them] of [[pa, a, b], [pb, b, a]]) {
+      // A socket that opens but never hears from the server: the page draws from the
+      // summary alone, as on a slow connection before the first state.
+      await p.routeWebSocket(/\/ws\//, () => {});
+      await p.goto(`${BASE}/game/${id}`);
+      await p.locator('#player-top .pc-name', { hasText: them }).waitFor({ timeout: 10000 });
+      assert.equal((await p.locator('#player-bottom .pc-name').innerText()).trim(), me, `${me} sees their own card at the bottom`);
+      assert.equal(await p.locator('#player-bottom .pc-you').isVisible(), true, `${me}'s card says it is theirs`);
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('phrases show by the sender\'s card and in the log, can be hidden, and too many are refused gently', async () => {
   const browser = await launch();
   try {

@@ -100,7 +100,12 @@ export function view() {
 /** @returns {Seat|null} */
 export function mySeat() {
   const S = store.S;
-  return S && (S.you === 'south' || S.you === 'north') ? S.you : null;
+  if (S) return S.you === 'south' || S.you === 'north' ? S.you : null;
+  // Before the first state the page draws from the summary: its players say where the
+  // viewer sits, so their own card is at the bottom from the first paint.
+  const g = store.summary;
+  if (!g || !g.players || !store.me) return null;
+  return SEATS.find((seat) => sameUser(g.players[seat]?.username, store.me)) || null;
 }
 
 export function status() {
