@@ -11,6 +11,7 @@ pub mod piece;
 pub mod position;
 pub mod rank;
 pub mod scoring;
+pub mod siguo;
 mod tables;
 pub mod view;
 
