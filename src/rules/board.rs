@@ -85,17 +85,7 @@ static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
         .collect()
 });
 
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Debug for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+shown_by_name!(Square);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadSquare(pub String);
@@ -128,19 +118,6 @@ impl FromStr for Square {
         }
         let rank: u8 = digits.parse().map_err(|_| bad())?;
         Square::new(file as u8 - b'a', rank).ok_or_else(bad)
-    }
-}
-
-impl serde::Serialize for Square {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Square {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Square, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -169,18 +169,18 @@ pub fn rail_neighbours(s: Station) -> StationSet {
 /// may be attacked is for the caller to say). Empty for a station off the rail.
 pub fn slide_reach(from: Station, occupied: StationSet) -> StationSet {
     let mut reach = StationSet::EMPTY;
-    for &(l, i) in &TABLES.on_lines[from.index()] {
-        let line = &TABLES.lines[l];
-        let ahead = line[i + 1..].iter();
-        let behind = line[..i].iter().rev();
-        for run in [ahead.collect::<Vec<_>>(), behind.collect()] {
-            for &s in run {
-                reach.insert(s);
-                if occupied.contains(s) {
-                    break;
-                }
+    let mut run = |stations: &mut dyn Iterator<Item = &Station>| {
+        for &s in stations {
+            reach.insert(s);
+            if occupied.contains(s) {
+                break;
             }
         }
+    };
+    for &(l, i) in &TABLES.on_lines[from.index()] {
+        let line = &TABLES.lines[l];
+        run(&mut line[i + 1..].iter());
+        run(&mut line[..i].iter().rev());
     }
     reach
 }
@@ -189,25 +189,23 @@ pub fn slide_reach(from: Station, occupied: StationSet) -> StationSet {
 /// through empty rail stations, turning anywhere, plus the occupied stations next to
 /// those (for the caller to judge).
 pub fn flight_reach(from: Station, occupied: StationSet) -> StationSet {
-    let mut reach = StationSet::EMPTY;
     if !from.is_rail() {
-        return reach;
+        return StationSet::EMPTY;
     }
+    let mut reach = StationSet::EMPTY;
+    reach.insert(from);
     let mut stack = vec![from];
-    let mut seen = StationSet::EMPTY;
-    seen.insert(from);
     while let Some(s) = stack.pop() {
         for n in rail_neighbours(s).iter() {
-            if seen.contains(n) {
-                continue;
-            }
-            seen.insert(n);
-            reach.insert(n);
-            if !occupied.contains(n) {
-                stack.push(n);
+            if !reach.contains(n) {
+                reach.insert(n);
+                if !occupied.contains(n) {
+                    stack.push(n);
+                }
             }
         }
     }
+    reach.remove(from);
     reach
 }
 

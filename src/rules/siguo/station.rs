@@ -169,17 +169,7 @@ static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
         .collect()
 });
 
-impl fmt::Display for Station {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Debug for Station {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+shown_by_name!(Station);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadStation(pub String);
@@ -213,19 +203,6 @@ impl FromStr for Station {
         };
         let sq: Square = s[1..].parse().map_err(|_| bad())?;
         Station::of(seat, sq.file(), sq.rank()).ok_or_else(bad)
-    }
-}
-
-impl serde::Serialize for Station {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Station {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Station, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
     }
 }
 
