@@ -1,10 +1,16 @@
 //! What a stranger's sockets cannot do: pile up frames the server must keep (a socket
 //! that never reads is closed, the others keep receiving), open sockets without limit
-//! (caps per address, per player and per game), or send frames outside the budget
-//! (binary frames, pings, pongs and fragments all count). On SQLite and PostgreSQL.
+//! (caps per address, per player and on a game's spectators, `places`), keep a game's
+//! players out of it, or send frames outside the budget (binary frames, pings, pongs
+//! and fragments all count; an address's sockets share one, `budget`). On SQLite and
+//! PostgreSQL.
 
 #[macro_use]
 mod support;
+#[path = "socket_defences/budget.rs"]
+mod budget;
+#[path = "socket_defences/places.rs"]
+mod places;
 #[path = "socket_defences/raw.rs"]
 mod raw;
 
@@ -124,8 +130,9 @@ fn from(ip: &str) -> Option<IpAddr> {
     Some(ip.parse().unwrap())
 }
 
-/// 20 sockets per player, 50 per address, 200 per game; the next one is refused with
-/// a JSON error (429, or 503 for the game), and a socket that closes gives its place back.
+/// 20 sockets per player, 50 per address, 200 spectators per game (20 from one
+/// address); the next one is refused with a JSON error (429, or 503 for the game), and
+/// a socket that closes gives its place back.
 async fn sockets_are_capped(db: TestDb) {
     let h = Harness::start(db);
     let addr = h.server.addr.clone();
@@ -192,11 +199,10 @@ async fn sockets_are_capped(db: TestDb) {
     held.push(admitted(&addr, "/ws/lobby", here));
     drop(held);
 
-    // One game, watched from five addresses.
-    // (Retrying: the player's game sockets above may not all be counted out yet.)
+    // One game, watched from ten addresses.
     let held: Vec<Raw> = (0..200)
         .map(|i| {
-            let ip = format!("127.0.2.{}", i / 40);
+            let ip = format!("127.0.2.{}", i / 20);
             admitted(&addr, &game, || Options {
                 from: from(&ip),
                 ..Options::default()
@@ -204,7 +210,7 @@ async fn sockets_are_capped(db: TestDb) {
         })
         .collect();
     let late = || Options {
-        from: from("127.0.2.9"),
+        from: from("127.0.2.30"),
         ..Options::default()
     };
     refused(Raw::connect(&addr, &game, late()), 503, "unavailable");
@@ -215,9 +221,16 @@ async fn sockets_are_capped(db: TestDb) {
 }
 
 /// Reads the first frame (the state or the lobby list), sends `frames`, and returns
-/// what came back up to the close.
+/// what came back up to the close. Each flood comes from an address of its own, so
+/// that it meets its socket's budget, not the one its address's sockets share.
 fn flood(addr: &str, path: &str, frames: &[(u8, bool, &[u8])]) -> (Vec<String>, usize, Frame) {
-    let mut s = Raw::connect(addr, path, Options::default()).expect("the upgrade");
+    static NEXT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let o = Options {
+        from: from(&format!("127.0.8.{n}")),
+        ..Options::default()
+    };
+    let mut s = Raw::connect(addr, path, o).expect("the upgrade");
     assert!(matches!(s.next(), Frame::Text(_)), "the greeting");
     for &(opcode, fin, payload) in frames {
         if s.send(opcode, fin, payload).is_err() {

@@ -83,6 +83,12 @@ pub enum Cmd {
     Summary {
         reply: oneshot::Sender<Result<summary::GameSummary, AppError>>,
     },
+    /// Whether `user` is a player of the game (a seat, or the creator of an open game),
+    /// whom the socket caps never keep out of it.
+    IsPlayer {
+        user: i64,
+        reply: oneshot::Sender<Result<bool, AppError>>,
+    },
 }
 
 pub struct Hub {

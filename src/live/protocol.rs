@@ -9,6 +9,16 @@ pub const MAX_FRAME: usize = 16 * 1024;
 /// lila-ws's budget: at most this many messages per window.
 pub const MESSAGE_BUDGET: usize = 100;
 pub const BUDGET_WINDOW_SECS: u64 = 20;
+/// Across all sockets of one address (but a player's on their own game): a burst of
+/// two sockets' budgets, then two sockets' pace (10 a second). A browser pings every
+/// 25 s, so even an address at its cap of 50 sockets sends 2 a second; a reconnect
+/// counts as a frame, so opening fresh sockets does not buy a fresh budget.
+pub const ADDRESS_BURST: u32 = 2 * MESSAGE_BUDGET as u32;
+pub const ADDRESS_PER_SECOND: u32 = 2 * (MESSAGE_BUDGET as u64 / BUDGET_WINDOW_SECS) as u32;
+/// Across all sockets of one account: three sockets' budgets and pace (15 a second),
+/// so that a bot may play three games at a socket's full pace at once.
+pub const PLAYER_BURST: u32 = 3 * MESSAGE_BUDGET as u32;
+pub const PLAYER_PER_SECOND: u32 = 3 * (MESSAGE_BUDGET as u64 / BUDGET_WINDOW_SECS) as u32;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientKind {

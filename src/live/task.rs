@@ -229,6 +229,10 @@ impl Task {
             Cmd::Summary { reply } => {
                 let _ = reply.send(Ok(self.summary()));
             }
+            Cmd::IsPlayer { user, reply } => {
+                let player = user == self.row.creator_id || self.seat_of_user(Some(user)).is_some();
+                let _ = reply.send(Ok(player));
+            }
         }
     }
 

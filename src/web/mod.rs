@@ -8,6 +8,7 @@ mod bots;
 mod chart;
 mod display_name;
 pub mod error;
+mod frame_budget;
 mod headers;
 mod history;
 mod i18n;

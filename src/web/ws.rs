@@ -1,8 +1,9 @@
 //! The WebSocket endpoints: one game's socket and the lobby's.
 
 use super::bearer::{Caller, by_token};
+use super::frame_budget::FrameBudgets;
 use super::origin::from_this_site;
-use super::socket_caps::SocketCaps;
+use super::socket_caps::{Role, SocketCaps};
 use super::throttle::Guard;
 use super::ws_io::{Read, Reader, Stop, Writer, close_reason, fell_behind};
 use crate::error::AppError;
@@ -15,7 +16,7 @@ use actix_ws::{CloseCode, CloseReason};
 use bytestring::ByteString;
 use serde::Deserialize;
 use std::sync::Arc;
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
 /// Browsers always send `Origin` on a WebSocket upgrade; refusing a foreign one stops
 /// another site from opening a socket with our player's cookie. An upgrade
@@ -56,6 +57,27 @@ pub struct Since {
     v: Option<u64>,
 }
 
+/// Whether `user` is a player of game `id`, asked of its task (which knows its seats,
+/// so no database read). `game` is the task's handle, renewed when the task stopped
+/// meanwhile (an open or finished game whose last socket had just gone).
+async fn is_player(
+    hub: &Arc<Hub>,
+    id: &str,
+    game: &mut mpsc::UnboundedSender<Cmd>,
+    user: i64,
+) -> Result<bool, AppError> {
+    for _ in 0..2 {
+        let (reply, answer) = oneshot::channel();
+        if game.send(Cmd::IsPlayer { user, reply }).is_ok()
+            && let Ok(player) = answer.await
+        {
+            return player;
+        }
+        *game = hub.handle(id).await?;
+    }
+    Err(AppError::internal("the game task stopped"))
+}
+
 pub async fn game_socket(
     req: HttpRequest,
     body: web::Payload,
@@ -64,32 +86,47 @@ pub async fn game_socket(
     caller: Caller,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
+    budgets: web::Data<FrameBudgets>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
     let id = path.into_inner();
     let hub: Arc<Hub> = hub.get_ref().clone();
-    let game = hub.handle(&id).await?;
+    let mut game = hub.handle(&id).await?;
     let user = caller.id();
-    let permit = caps
+    // Anonymous sockets are spectators without asking.
+    let role = match user {
+        Some(u) if is_player(&hub, &id, &mut game, u).await? => Role::Player,
+        _ => Role::Spectator,
+    };
+    let address = client_address(&req);
+    let permit = caps.into_inner().admit(address, user, Some((&id, role)))?;
+    let shared = budgets
         .into_inner()
-        .admit(client_address(&req), user, Some(&id))?;
+        .open(address, user, role == Role::Player)?;
     let (response, ws, stream) = actix_ws::handle(&req, body)?;
     let (out, mut inbox, behind) = outbox();
     let (reply, conn) = oneshot::channel();
-    game.send(Cmd::Connect {
+    let mut connect = Cmd::Connect {
         user,
         since: since.v,
         out,
         reply,
-    })
-    .map_err(|_| AppError::internal("the game task stopped"))?;
+    };
+    // The task may have stopped since it was asked (see `is_player`): the command comes
+    // back, for a new one.
+    if let Err(mpsc::error::SendError(back)) = game.send(connect) {
+        connect = back;
+        game = hub.handle(&id).await?;
+        game.send(connect)
+            .map_err(|_| AppError::internal("the game task stopped"))?;
+    }
     let conn = conn
         .await
         .map_err(|_| AppError::internal("the game task stopped"))?;
 
     actix_web::rt::spawn(async move {
         let _permit = permit;
-        let mut reader = Reader::new(stream);
+        let mut reader = Reader::new(stream, shared);
         let mut writer = Writer::new(ws);
         let (error, close): Ending = loop {
             tokio::select! {
@@ -140,11 +177,12 @@ pub async fn lobby_socket(
     caller: Caller,
     hub: web::Data<Arc<Hub>>,
     caps: web::Data<SocketCaps>,
+    budgets: web::Data<FrameBudgets>,
 ) -> Result<HttpResponse, actix_web::Error> {
     check_origin(&req)?;
-    let permit = caps
-        .into_inner()
-        .admit(client_address(&req), caller.id(), None)?;
+    let address = client_address(&req);
+    let permit = caps.into_inner().admit(address, caller.id(), None)?;
+    let shared = budgets.into_inner().open(address, caller.id(), false)?;
     // A logged-in player's lobby socket keeps their open games from expiring.
     let here = caller.id().map(|u| hub.presence().enter(u, Place::Lobby));
     let (response, ws, stream) = actix_ws::handle(&req, body)?;
@@ -152,7 +190,7 @@ pub async fn lobby_socket(
     actix_web::rt::spawn(async move {
         let _permit = permit;
         let _here = here;
-        let mut reader = Reader::new(stream);
+        let mut reader = Reader::new(stream, shared);
         let mut writer = Writer::new(ws);
         let first = lobby.borrow_and_update().clone();
         // The watch keeps only the newest list, so a slow reader skips lists rather

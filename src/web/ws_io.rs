@@ -1,6 +1,7 @@
 //! What both sockets share: reading frames within the budget, and writing without ever
 //! waiting long on a client that does not read.
 
+use super::frame_budget::Charge;
 use crate::live::messages::{ErrorBody, ServerMsg};
 use crate::live::protocol::{BUDGET_WINDOW_SECS, MAX_FRAME, MESSAGE_BUDGET};
 use actix_web::web::{Bytes, BytesMut};
@@ -71,19 +72,29 @@ pub enum Read {
     Refuse(Option<ByteString>, CloseReason),
 }
 
-/// Reads frames, counting each against the budget. Fragmented text is put together here
-/// rather than by actix-ws's aggregator, so that every fragment counts.
+/// Reads frames, counting each against the socket's budget and those it shares with
+/// the other sockets of its address and account (`frame_budget`). Fragmented text is
+/// put together here rather than by actix-ws's aggregator, so that every fragment counts.
 pub struct Reader {
     stream: MessageStream,
     budget: Budget,
+    shared: Charge,
     partial: Option<BytesMut>,
 }
 
+fn rate_limited(message: &str) -> Read {
+    Read::Refuse(
+        Some(error_text("rate_limited", message)),
+        close_reason(CloseCode::Policy, "rate limited"),
+    )
+}
+
 impl Reader {
-    pub fn new(stream: MessageStream) -> Reader {
+    pub fn new(stream: MessageStream, shared: Charge) -> Reader {
         Reader {
             stream: stream.max_frame_size(MAX_FRAME),
             budget: Budget(VecDeque::new()),
+            shared,
             partial: None,
         }
     }
@@ -97,13 +108,10 @@ impl Reader {
                 Some(Ok(msg)) => msg,
             };
             if !self.budget.allow() {
-                return Read::Refuse(
-                    Some(error_text(
-                        "rate_limited",
-                        "too many frames: at most 100 in 20 seconds",
-                    )),
-                    close_reason(CloseCode::Policy, "rate limited"),
-                );
+                return rate_limited("too many frames: at most 100 in 20 seconds");
+            }
+            if let Err((spent, _)) = self.shared.take() {
+                return rate_limited(&spent.message());
             }
             match msg {
                 Message::Text(text) if self.partial.is_none() => return Read::Text(text),
