@@ -56,6 +56,11 @@ pub struct ServeArgs {
     /// Turn off the login and registration limits (for load tests and the test suite).
     #[arg(long, env = "JUNQI_NO_RATE_LIMITS")]
     pub no_rate_limits: bool,
+    /// For tests only: the login, registration and API-token limits run on a clock
+    /// that stands still until `POST /test/rate-clock` moves it. Never in service:
+    /// anyone could move it.
+    #[arg(long, hide = true)]
+    pub frozen_rate_clock: bool,
     /// Threads the computer opponent thinks on, apart from the game tasks and the HTTP
     /// workers (at a lowered priority). Many computer games at once share them, each
     /// thinking less rather than waiting.
@@ -257,6 +262,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         open_game_idle: std::time::Duration::from_secs(args.open_game_idle_seconds),
         trust_proxy: args.trust_proxy,
         rate_limits: !args.no_rate_limits,
+        frozen_rate_clock: args.frozen_rate_clock,
         think_threads: args.think_threads as usize,
     };
     match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {

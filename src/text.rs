@@ -8,8 +8,10 @@
 /// Whether `c` is refused in any name a player sets: control characters (C0, DEL,
 /// C1), line and paragraph separators, every format character (Unicode category Cf:
 /// bidi embeddings, overrides, isolates and marks, zero-width spaces and joiners, the
-/// byte-order mark, invisible operators, tags…), and the few letters and symbols that
-/// draw as blank space (Hangul fillers, the braille blank).
+/// byte-order mark, invisible operators, tags…), the other default-ignorable code
+/// points (the combining grapheme joiner, variation selectors, Khmer inherent vowels…),
+/// and the few letters and symbols that draw as blank space (Hangul fillers, the
+/// braille blank).
 ///
 /// The Cf list is written out (Unicode 16) rather than taken from a crate: it is short,
 /// changes rarely, and the standard library has no general-category lookup.
@@ -41,6 +43,19 @@ pub fn hidden_or_reordering(c: char) -> bool {
             | '\u{1D173}'..='\u{1D17A}'
             | '\u{E0001}'
             | '\u{E0020}'..='\u{E007F}'
+            // The rest of Default_Ignorable_Code_Point (DerivedCoreProperties.txt,
+            // Unicode 16), which renderers draw as nothing: the combining grapheme
+            // joiner, the Khmer inherent vowels, the Mongolian variation selectors,
+            // variation selectors (emoji presentation U+FE0F among them), the
+            // reserved U+2065 and U+FFF0–U+FFF8, and the rest of plane 14 (tag and
+            // variation selector supplement).
+            | '\u{034F}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{2065}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{E0000}'..='\u{E0FFF}'
             // Blank letters and symbols: Hangul fillers (letters, so `is_alphanumeric`
             // lets them through) and the braille blank.
             | '\u{115F}'
@@ -96,6 +111,11 @@ mod tests {
             '\u{2069}',
             '\u{FEFF}',
             '\u{E0041}',
+            '\u{034F}',
+            '\u{FE0F}',
+            '\u{17B4}',
+            '\u{180B}',
+            '\u{E0100}',
             '\u{3164}',
             '\u{2800}',
         ] {

@@ -1,6 +1,7 @@
 //! Accounts: registration, login, logout and who the session belongs to.
 
 use super::bearer::Caller;
+use super::device_cookie::DeviceCookies;
 use super::sessions::{self, AGENT_KEY, USER_KEY};
 use super::throttle::Guard;
 use crate::db::users;
@@ -32,6 +33,20 @@ pub fn validate_username(name: &str) -> Result<(), AppError> {
     {
         return Err(AppError::InvalidUsername(
             "a username may use only letters A–Z and a–z, digits, _ and -".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A name someone may register: well formed, and not one that passes for the site's
+/// computer players (`computer-hard`, `Computer_Easy`, `computerhard`…), whose
+/// accounts are named `computer-<level>`. Names already held are not affected: this
+/// is checked at registration only.
+pub fn validate_new_username(name: &str) -> Result<(), AppError> {
+    validate_username(name)?;
+    if super::reserved_names::username_reserved(name) {
+        return Err(AppError::InvalidUsername(
+            "names starting with \"computer\" are kept for the site's computer players".into(),
         ));
     }
     Ok(())
@@ -124,11 +139,12 @@ pub async fn register(
     req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
     guard: web::Data<Guard>,
+    devices: web::Data<DeviceCookies>,
     session: Session,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, AppError> {
     let Credentials { username, password } = body.into_inner();
-    validate_username(&username)?;
+    validate_new_username(&username)?;
     validate_password(&username, &password)?;
     guard.check_register(guard.client_ip(&req))?;
     // Hashed on a hashing slot, not while holding a database connection.
@@ -138,13 +154,16 @@ pub async fn register(
     })
     .await?;
     log_in(&req, &session, user.id)?;
-    Ok(HttpResponse::Created().json(serde_json::json!({"username": user.username})))
+    Ok(HttpResponse::Created()
+        .cookie(devices.after_login(&req, &user.username_key))
+        .json(serde_json::json!({"username": user.username})))
 }
 
 pub async fn login(
     req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
     guard: web::Data<Guard>,
+    devices: web::Data<DeviceCookies>,
     session: Session,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, AppError> {
@@ -152,7 +171,9 @@ pub async fn login(
     let key = users::username_key(&username);
     // A name no one can register is kept out of the per-account limits' memory.
     let account = validate_username(&username).is_ok().then_some(key.as_str());
-    guard.check_login(guard.client_ip(&req), account)?;
+    // A browser that logged in to this account before counts on its own allowance.
+    let device = account.and_then(|a| devices.trusted(&req, a));
+    guard.check_login(guard.client_ip(&req), account, device.as_deref())?;
     let user = blocking(hub.pool(), move |c| Ok(users::by_name(c, &username)?)).await?;
     // The computer players have no password: nobody logs in as them, and their
     // accounts answer like unknown names.
@@ -169,7 +190,9 @@ pub async fn login(
         _ => return Err(AppError::BadCredentials),
     };
     log_in(&req, &session, user.id)?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({"username": user.username})))
+    Ok(HttpResponse::Ok()
+        .cookie(devices.after_login(&req, &user.username_key))
+        .json(serde_json::json!({"username": user.username})))
 }
 
 // An argon2id hash of a random password nobody knows.

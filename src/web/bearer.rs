@@ -8,8 +8,13 @@
 //! make, while no browser attaches an `Authorization` header to a cross-site request
 //! without a CORS preflight this server never grants. An unknown or revoked token is a
 //! 401 `bad_token` at once, whatever the route.
+//!
+//! Unknown tokens are throttled per address like failed logins (`throttle::Guard`):
+//! past the limit an address gets 429 with Retry-After before its token is looked up,
+//! so a flood of guesses costs no database lookups.
 
 use super::sessions::{USER_KEY, token_hash};
+use super::throttle::Guard;
 use crate::db::{self, tokens};
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
@@ -46,6 +51,14 @@ pub async fn authenticate(
     let Some(token) = bearer_token(&req) else {
         return Ok(next.call(req).await?.map_into_left_body());
     };
+    let ip = req
+        .app_data::<web::Data<Guard>>()
+        .map(|g| (g.clone(), g.client_ip(req.request())));
+    if let Some((guard, ip)) = &ip
+        && let Err(e) = guard.check_token(*ip)
+    {
+        return Ok(refuse(req, e));
+    }
     let user = match req.app_data::<web::Data<Arc<Hub>>>() {
         Some(hub) if !token.is_empty() => {
             let hash = token_hash(&token);
@@ -58,7 +71,13 @@ pub async fn authenticate(
     };
     let user = match user {
         Ok(Some(user)) => user,
-        Ok(None) => return Ok(refuse(req, AppError::BadToken)),
+        Ok(None) => {
+            let refused = match &ip {
+                Some((guard, ip)) => guard.bad_token(*ip).err(),
+                None => None,
+            };
+            return Ok(refuse(req, refused.unwrap_or(AppError::BadToken)));
+        }
         Err(e) => return Ok(refuse(req, e)),
     };
     req.headers_mut().remove(header::COOKIE);

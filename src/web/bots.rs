@@ -40,13 +40,22 @@ pub struct NewToken {
     name: String,
 }
 
+/// A token's name as stored: trimmed, 1–40 characters, none of them hidden or
+/// reordering text (control, bidi, zero-width, variation selectors:
+/// [`crate::text::hidden_or_reordering`]), since the list of tokens shows it.
 fn check_name(name: &str) -> Result<String, AppError> {
     let name = name.trim();
     let n = name.chars().count();
-    if !(1..=40).contains(&n) || name.chars().any(char::is_control) {
+    if !(1..=40).contains(&n) {
         return Err(AppError::BadRequest(
             "a token's name has 1 to 40 characters (say where the bot runs)".into(),
         ));
+    }
+    if let Some(c) = crate::text::first_hidden(name) {
+        return Err(AppError::BadRequest(format!(
+            "a token's name cannot hold control, bidirectional or invisible characters ({})",
+            crate::text::code_point(c)
+        )));
     }
     Ok(name.to_string())
 }

@@ -3,6 +3,8 @@
 
 use super::auth::require_user;
 use super::bearer::Caller;
+use super::drawn_width::{MAX_WIDTH, drawn_width};
+use super::reserved_names::display_name_reserved;
 use crate::db::users;
 use crate::error::AppError;
 use crate::live::{Hub, PlayerStanding, blocking};
@@ -19,6 +21,10 @@ pub const MAX_CHARS: usize = 12;
 pub enum NameError {
     Empty,
     TooLong,
+    /// Draws wider than twelve Chinese characters (`drawn_width`).
+    TooWide,
+    /// Passes for the site's computer players or a badge (`reserved_names`).
+    Reserved,
     Char(char),
 }
 
@@ -33,6 +39,18 @@ impl NameError {
                 format!("a display name has at most {MAX_CHARS} characters")
             }
             (NameError::TooLong, false) => format!("昵称最多 {MAX_CHARS} 个字"),
+            (NameError::TooWide, true) => {
+                "a display name may be at most as wide as 12 Chinese characters".into()
+            }
+            (NameError::TooWide, false) => "昵称最宽不超过 12 个汉字".into(),
+            (NameError::Reserved, true) => {
+                "that display name is kept for the site's computer players and badges \
+                 (电脑, 机器人, computer, bot)"
+                    .into()
+            }
+            (NameError::Reserved, false) => {
+                "这个昵称留给本站的电脑棋手和标记使用（电脑、机器人、computer、bot）".into()
+            }
             (NameError::Char(c), true) => format!(
                 "a display name may use letters, digits, spaces and _ - · only, not {}",
                 shown(*c)
@@ -76,6 +94,12 @@ pub fn check(raw: &str) -> Result<String, NameError> {
     }
     if name.chars().count() > MAX_CHARS {
         return Err(NameError::TooLong);
+    }
+    if drawn_width(name) > MAX_WIDTH {
+        return Err(NameError::TooWide);
+    }
+    if display_name_reserved(name) {
+        return Err(NameError::Reserved);
     }
     Ok(name.to_string())
 }
@@ -191,6 +215,17 @@ mod tests {
         assert!(NameError::Char('\u{3164}').message(true).contains("U+3164"));
         assert!(NameError::Char('\u{200b}').message(true).contains("U+200B"));
         assert!(NameError::Char('<').message(false).contains("\"<\""));
+    }
+
+    #[test]
+    fn names_that_pass_for_the_computer_or_draw_too_wide_are_refused() {
+        assert_eq!(check("电脑·困难"), Err(NameError::Reserved));
+        assert_eq!(check("机器人"), Err(NameError::Reserved));
+        assert_eq!(check("ＣＯＭＰＵＴＥＲ"), Err(NameError::Reserved));
+        assert_eq!(check(&"𒈙".repeat(12)), Err(NameError::TooWide));
+        assert_eq!(check("𒈙𒈙"), Ok("𒈙𒈙".into()));
+        assert!(NameError::Reserved.message(true).contains("computer"));
+        assert!(NameError::TooWide.message(false).contains("12"));
     }
 
     #[test]

@@ -4,12 +4,13 @@
 //! cancel their games, log them out or import a layout (as text/plain, which needs no
 //! preflight). Clients that are not browsers send no `Origin` and are not affected.
 
+use super::throttle::Guard;
 use crate::error::AppError;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
-use actix_web::{Error, HttpRequest, ResponseError};
+use actix_web::{Error, HttpRequest, ResponseError, web};
 
 /// Whether `url` (an `Origin`, or a `Referer`) names this server's host.
 fn names_this_host(url: &str, host: &str) -> bool {
@@ -23,11 +24,30 @@ fn names_this_host(url: &str, host: &str) -> bool {
     authority.eq_ignore_ascii_case(host)
 }
 
+/// The host the request was sent to: its `Host` header (or, over HTTP/2, its URI's
+/// authority). Only behind a reverse proxy (`--trust-proxy`) the host the proxy
+/// forwards (`Forwarded`, `X-Forwarded-Host`); otherwise anyone could send those and
+/// name their own site as ours.
+fn this_host(req: &HttpRequest) -> String {
+    let trust_proxy = req
+        .app_data::<web::Data<Guard>>()
+        .is_some_and(|g| g.trusts_proxy());
+    if trust_proxy {
+        return req.connection_info().host().to_string();
+    }
+    req.headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| req.uri().authority().map(|a| a.as_str()))
+        .unwrap_or("")
+        .to_string()
+}
+
 /// Browsers send `Origin` on every request that changes something (and on socket
 /// upgrades). Without it, `Sec-Fetch-Site` or else `Referer` tells where a request
 /// came from; a request with none of them is not from a browser's page and passes.
 pub fn from_this_site(req: &HttpRequest) -> bool {
-    let host = req.connection_info().host().to_string();
+    let host = this_host(req);
     let headers = req.headers();
     let text = |name| headers.get(name).map(|v| v.to_str().unwrap_or(""));
     if let Some(origin) = text(header::ORIGIN) {
@@ -73,11 +93,37 @@ mod tests {
     use actix_web::test::TestRequest;
 
     fn with(headers: &[(&'static str, &str)]) -> bool {
-        let mut r = TestRequest::post().insert_header((header::HOST, "junqi.example:8080"));
+        behind_proxy(false, headers)
+    }
+
+    fn behind_proxy(trust_proxy: bool, headers: &[(&'static str, &str)]) -> bool {
+        let guard = Guard::new(
+            true,
+            trust_proxy,
+            super::super::rate_clock::RateClock::real(),
+        );
+        let mut r = TestRequest::post()
+            .insert_header((header::HOST, "junqi.example:8080"))
+            .app_data(web::Data::new(guard));
         for &(k, v) in headers {
             r = r.insert_header((k, v.to_string()));
         }
         from_this_site(&r.to_http_request())
+    }
+
+    /// The forwarded host is the proxy's word, believed only with `--trust-proxy`.
+    #[test]
+    fn forwarded_hosts_are_believed_from_a_trusted_proxy_only() {
+        for forwarded in [
+            ("x-forwarded-host", "evil.example"),
+            ("forwarded", "host=evil.example"),
+        ] {
+            let evil = [("origin", "https://evil.example"), forwarded];
+            assert!(!with(&evil), "{forwarded:?}");
+            assert!(behind_proxy(true, &evil), "{forwarded:?}");
+            let own = [("origin", "https://junqi.example:8080"), forwarded];
+            assert!(with(&own), "{forwarded:?}");
+        }
     }
 
     #[test]

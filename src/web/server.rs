@@ -1,8 +1,9 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, bearer, bots, display_name, error, frame_budget, headers, history, ladder,
-    layouts, origin, page_cache, pages, profile, sessions, socket_caps, throttle, ws,
+    api, assets, auth, bearer, bots, device_cookie, display_name, error, frame_budget, headers,
+    history, ladder, layouts, origin, page_cache, pages, profile, rate_clock, sessions,
+    socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -30,6 +31,8 @@ pub struct ServeConfig {
     pub rate_limits: bool,
     /// Threads of the computer's thinking pool.
     pub think_threads: usize,
+    /// Tests only: the limits' clock stands still until `POST /test/rate-clock`.
+    pub frozen_rate_clock: bool,
 }
 
 /// Request bodies and socket frames are capped at this size.
@@ -156,7 +159,22 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     tracing::info!(resumed, "running games resumed");
     hub.start_expiry();
     let store_pool = hub.pool().clone();
-    let guard = web::Data::new(throttle::Guard::new(config.rate_limits, config.trust_proxy));
+    let clock = if config.frozen_rate_clock {
+        rate_clock::RateClock::frozen()
+    } else {
+        rate_clock::RateClock::real()
+    };
+    let frozen = clock.is_frozen();
+    let clock_data = web::Data::new(clock.clone());
+    let guard = web::Data::new(throttle::Guard::new(
+        config.rate_limits,
+        config.trust_proxy,
+        clock,
+    ));
+    let devices = web::Data::new(device_cookie::DeviceCookies::new(
+        &key,
+        config.secure_cookies,
+    ));
     let forgetful = guard.clone();
     actix_web::rt::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(60));
@@ -180,6 +198,8 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(frame_budgets.clone())
             .wrap(middleware::from_fn(origin::same_site_only))
             .app_data(guard.clone())
+            .app_data(devices.clone())
+            .app_data(clock_data.clone())
             .wrap(
                 SessionMiddleware::builder(
                     sessions::DbSessionStore::new(store_pool.clone()),
@@ -209,6 +229,11 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .wrap(middleware::Compress::default())
             .wrap(middleware::Logger::new("%r %s %Dms"))
             .configure(configure)
+            .configure(|cfg| {
+                if frozen {
+                    rate_clock::routes(cfg);
+                }
+            })
     })
     .on_connect(on_connect)
     .workers(config.workers)

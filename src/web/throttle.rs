@@ -12,21 +12,33 @@
 //! the tight per-account limit applies to each (account, address) pair: guesses from
 //! one address use up that address's allowance, not the player's. Above it, one
 //! generous ceiling per account (whatever the address) bounds guessing from many
-//! addresses at once, with a back-off of a second or two at most.
+//! addresses at once, with a back-off of a second or two at most. That ceiling is
+//! shared with the player, so a browser the player has logged in from before carries a
+//! device cookie (`device_cookie`): an attempt that presents a valid one for the account
+//! counts against that device's own allowance only, and guesses from anywhere else
+//! cannot use it up (OWASP's "device cookies").
+//!
+//! API requests with an unknown bearer token are limited per address the same way,
+//! before the token is looked up (see `check_token` and `bad_token`).
+//!
+//! Every limit runs on a [`RateClock`]: the machine's, or in tests a frozen one.
 
+use super::rate_clock::{KeyedLimiter, RateClock, keyed};
 use crate::error::AppError;
 use actix_web::HttpRequest;
 use argon2::Argon2;
 use argon2::password_hash::{
     PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
 };
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::Quota;
+use governor::clock::Clock;
+use governor::nanos::Nanos;
+use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -59,22 +71,46 @@ fn register_per_ip() -> Quota {
     quota(3, Duration::from_secs(3600 / 5))
 }
 
+/// Logins to one account from one browser that has logged in to it before (a valid
+/// device cookie), wherever it is: 5 at once, then one every 20 s, like one address's.
+/// The device's own: guesses from elsewhere do not touch it, and a cookie that keeps
+/// failing is refused in its turn.
+fn login_per_device() -> Quota {
+    quota(5, Duration::from_secs(20))
+}
+
+/// API requests with an unknown or revoked token from one address: 10 at once, then
+/// one every 6 s. A bot told 401 `bad_token` is to stop (docs/protocol.md); this bounds
+/// one that does not, and a guesser, at ten lookups a minute instead of thousands a
+/// second.
+fn bad_token_per_ip() -> Quota {
+    quota(10, Duration::from_secs(6))
+}
+
 /// How many waiting for a hashing slot, per slot, before logins are turned away at
 /// once (with Retry-After: 1) rather than queued: at ~16 ms a hash, 32 per slot is half
 /// a second of work.
 const WAITING_PER_SLOT: usize = 32;
 
 struct Limits {
-    login_ip: DefaultKeyedRateLimiter<IpAddr>,
-    login_pair: DefaultKeyedRateLimiter<(String, IpAddr)>,
-    login_account: DefaultKeyedRateLimiter<String>,
-    register_ip: DefaultKeyedRateLimiter<IpAddr>,
+    login_ip: KeyedLimiter<IpAddr>,
+    login_pair: KeyedLimiter<(String, IpAddr)>,
+    login_account: KeyedLimiter<String>,
+    /// Keyed by the device cookie's nonce (fresh at each login).
+    login_device: KeyedLimiter<String>,
+    register_ip: KeyedLimiter<IpAddr>,
+    bad_token_ip: KeyedLimiter<IpAddr>,
+    /// Addresses refused by `bad_token_ip`, until when: checked before a token is
+    /// looked up, so that a refused address costs no database lookup. Only addresses
+    /// past their burst are here, and `forget_recovered` drops them once they may try.
+    bad_token_until: Mutex<HashMap<IpAddr, Nanos>>,
 }
 
 pub struct Guard {
     /// `None` with `--no-rate-limits` (load tests, the test suite), which also lifts
     /// the cap on logins waiting for a hashing slot.
     limits: Option<Limits>,
+    clock: RateClock,
     trust_proxy: bool,
     slots: Arc<Semaphore>,
     waiting: AtomicUsize,
@@ -103,14 +139,16 @@ fn ip_key(ip: IpAddr) -> IpAddr {
     }
 }
 
-fn check<K: Hash + Eq + Clone>(
-    limiter: &DefaultKeyedRateLimiter<K>,
-    key: &K,
-) -> Result<(), AppError> {
-    limiter.check_key(key).map_err(|not_until| {
-        let wait = not_until.wait_time_from(DefaultClock::default().now());
-        AppError::RateLimited(wait.as_secs() + u64::from(wait.subsec_nanos() > 0))
-    })
+fn check<K: Hash + Eq + Clone>(limiter: &KeyedLimiter<K>, key: &K) -> Result<(), AppError> {
+    limiter
+        .check_key(key)
+        .map_err(|not_until| AppError::RateLimited(limiter.clock().seconds_until(&not_until)))
+}
+
+/// Seconds from `now` to `until`, rounded up.
+fn seconds_between(now: Nanos, until: Nanos) -> u64 {
+    let wait: Duration = until.saturating_sub(now).into();
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
 }
 
 /// Gives a waiting place back when the wait ends, however it ends.
@@ -123,15 +161,19 @@ impl Drop for Waiting<'_> {
 }
 
 impl Guard {
-    pub fn new(rate_limits: bool, trust_proxy: bool) -> Guard {
+    pub fn new(rate_limits: bool, trust_proxy: bool, clock: RateClock) -> Guard {
         let slots = hashing_slots();
         Guard {
             limits: rate_limits.then(|| Limits {
-                login_ip: RateLimiter::keyed(login_per_ip()),
-                login_pair: RateLimiter::keyed(login_per_pair()),
-                login_account: RateLimiter::keyed(login_per_account()),
-                register_ip: RateLimiter::keyed(register_per_ip()),
+                login_ip: keyed(login_per_ip(), &clock),
+                login_pair: keyed(login_per_pair(), &clock),
+                login_account: keyed(login_per_account(), &clock),
+                login_device: keyed(login_per_device(), &clock),
+                register_ip: keyed(register_per_ip(), &clock),
+                bad_token_ip: keyed(bad_token_per_ip(), &clock),
+                bad_token_until: Mutex::new(HashMap::new()),
             }),
+            clock,
             trust_proxy,
             slots: Arc::new(Semaphore::new(slots)),
             waiting: AtomicUsize::new(0),
@@ -161,13 +203,29 @@ impl Guard {
         ip_key(ip)
     }
 
+    /// Whether `--trust-proxy` is on: the proxy's headers (`X-Forwarded-For`, and the
+    /// forwarded host the Origin check compares) are believed.
+    pub fn trusts_proxy(&self) -> bool {
+        self.trust_proxy
+    }
+
     /// Counts a login attempt; `account` is the username key, `None` for a name that
-    /// cannot exist. Checked narrowest first, so attempts refused by the address's
-    /// limits do not use up the account's ceiling.
-    pub fn check_login(&self, ip: IpAddr, account: Option<&str>) -> Result<(), AppError> {
+    /// cannot exist; `device` the nonce of a valid device cookie for that account.
+    /// A trusted device's attempt counts against that device's allowance only.
+    /// Otherwise the limits are checked narrowest first, so attempts refused by the
+    /// address's limits do not use up the account's ceiling.
+    pub fn check_login(
+        &self,
+        ip: IpAddr,
+        account: Option<&str>,
+        device: Option<&str>,
+    ) -> Result<(), AppError> {
         let Some(l) = &self.limits else {
             return Ok(());
         };
+        if let (Some(_), Some(device)) = (account, device) {
+            return check(&l.login_device, &device.to_string());
+        }
         check(&l.login_ip, &ip)?;
         if let Some(account) = account {
             check(&l.login_pair, &(account.to_string(), ip))?;
@@ -181,6 +239,38 @@ impl Guard {
             Some(l) => check(&l.register_ip, &ip),
             None => Ok(()),
         }
+    }
+
+    /// Before a bearer token is looked up: refused while the address is held back for
+    /// sending unknown tokens.
+    pub fn check_token(&self, ip: IpAddr) -> Result<(), AppError> {
+        let Some(l) = &self.limits else {
+            return Ok(());
+        };
+        let mut held = l.bad_token_until.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(&until) = held.get(&ip) else {
+            return Ok(());
+        };
+        let now = self.clock.now();
+        if now < until {
+            return Err(AppError::RateLimited(seconds_between(now, until)));
+        }
+        held.remove(&ip);
+        Ok(())
+    }
+
+    /// After a token was unknown: counts it against the address, and past the limit
+    /// holds the address back (`check_token`) until it may try again.
+    pub fn bad_token(&self, ip: IpAddr) -> Result<(), AppError> {
+        let Some(l) = &self.limits else {
+            return Ok(());
+        };
+        l.bad_token_ip.check_key(&ip).map_err(|not_until| {
+            let until = not_until.earliest_possible();
+            let mut held = l.bad_token_until.lock().unwrap_or_else(|p| p.into_inner());
+            held.insert(ip, until);
+            AppError::RateLimited(seconds_between(self.clock.now(), until))
+        })
     }
 
     /// Runs `work` on a hashing slot, off the async threads and holding no database
@@ -231,11 +321,19 @@ impl Guard {
             l.login_ip.retain_recent();
             l.login_pair.retain_recent();
             l.login_account.retain_recent();
+            l.login_device.retain_recent();
             l.register_ip.retain_recent();
+            l.bad_token_ip.retain_recent();
             l.login_ip.shrink_to_fit();
             l.login_pair.shrink_to_fit();
             l.login_account.shrink_to_fit();
+            l.login_device.shrink_to_fit();
             l.register_ip.shrink_to_fit();
+            l.bad_token_ip.shrink_to_fit();
+            let now = self.clock.now();
+            let mut held = l.bad_token_until.lock().unwrap_or_else(|p| p.into_inner());
+            held.retain(|_, until| *until > now);
+            held.shrink_to_fit();
         }
     }
 }
@@ -255,18 +353,75 @@ mod tests {
         assert_eq!(ip_key(mapped), "10.0.0.1".parse::<IpAddr>().unwrap());
     }
 
+    fn limited(r: Result<(), AppError>) -> u64 {
+        match r {
+            Err(AppError::RateLimited(s)) => s,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn a_key_gets_its_burst_then_waits() {
-        let g = Guard::new(true, false);
+        let clock = RateClock::frozen();
+        let g = Guard::new(true, false, clock.clone());
         let ip: IpAddr = "192.0.2.1".parse().unwrap();
         for _ in 0..3 {
             g.check_register(ip).unwrap();
         }
-        match g.check_register(ip) {
-            Err(AppError::RateLimited(s)) => assert!((1..=720).contains(&s), "{s}"),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(limited(g.check_register(ip)), 720);
+        clock.advance(Duration::from_secs(700));
+        assert_eq!(limited(g.check_register(ip)), 20);
         g.check_register("192.0.2.2".parse().unwrap()).unwrap();
-        assert!(Guard::new(false, false).check_register(ip).is_ok());
+        assert!(
+            Guard::new(false, false, RateClock::real())
+                .check_register(ip)
+                .is_ok()
+        );
+    }
+
+    /// Guesses from many addresses use up the account's ceiling; a device that has
+    /// logged in before still gets in, on its own allowance, which it can use up too.
+    #[test]
+    fn a_trusted_device_keeps_its_own_allowance() {
+        let g = Guard::new(true, false, RateClock::frozen());
+        for i in 0..60u32 {
+            let ip = IpAddr::from([10, 9, (i / 250) as u8, (i % 250) as u8]);
+            g.check_login(ip, Some("alice"), None).unwrap();
+        }
+        let elsewhere: IpAddr = "10.8.0.1".parse().unwrap();
+        assert_eq!(limited(g.check_login(elsewhere, Some("alice"), None)), 1);
+        let home: IpAddr = "10.0.0.1".parse().unwrap();
+        for _ in 0..5 {
+            g.check_login(home, Some("alice"), Some("nonce-1")).unwrap();
+        }
+        assert_eq!(
+            limited(g.check_login(home, Some("alice"), Some("nonce-1"))),
+            20
+        );
+        // Another device of the player's is not held back by this one.
+        g.check_login(home, Some("alice"), Some("nonce-2")).unwrap();
+    }
+
+    #[test]
+    fn unknown_tokens_hold_the_address_back_before_any_lookup() {
+        let clock = RateClock::frozen();
+        let g = Guard::new(true, false, clock.clone());
+        let ip: IpAddr = "192.0.2.7".parse().unwrap();
+        for _ in 0..10 {
+            g.check_token(ip).unwrap();
+            g.bad_token(ip).unwrap();
+        }
+        g.check_token(ip).unwrap();
+        assert_eq!(limited(g.bad_token(ip)), 6);
+        // Held back now: refused before the token is looked up.
+        assert_eq!(limited(g.check_token(ip)), 6);
+        clock.advance(Duration::from_secs(5));
+        assert_eq!(limited(g.check_token(ip)), 1);
+        g.check_token("192.0.2.8".parse().unwrap()).unwrap();
+        clock.advance(Duration::from_secs(1));
+        g.check_token(ip).unwrap();
+        g.bad_token(ip).unwrap();
+        g.forget_recovered();
+        assert_eq!(limited(g.bad_token(ip)), 6);
     }
 }
