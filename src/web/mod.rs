@@ -8,6 +8,8 @@ mod bots;
 mod chart;
 mod display_name;
 pub mod error;
+mod finished;
+mod finished_cache;
 mod headers;
 mod history;
 mod i18n;

@@ -1,8 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, bearer, bots, display_name, error, headers, history, ladder, layouts,
-    origin, page_cache, pages, profile, sessions, socket_caps, throttle, ws,
+    api, assets, auth, bearer, bots, display_name, error, finished_cache, headers, history, ladder,
+    layouts, origin, page_cache, pages, profile, sessions, socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -169,6 +169,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let rank_counts = web::Data::new(ladder::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());
     let socket_caps = web::Data::new(socket_caps::SocketCaps::default());
+    let finished_cache = web::Data::new(finished_cache::FinishedCache::default());
     let secure = config.secure_cookies;
     let server = HttpServer::new(move || {
         App::new()
@@ -176,6 +177,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(rank_counts.clone())
             .app_data(page_cache.clone())
             .app_data(socket_caps.clone())
+            .app_data(finished_cache.clone())
             .wrap(middleware::from_fn(origin::same_site_only))
             .app_data(guard.clone())
             .wrap(

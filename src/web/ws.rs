@@ -70,6 +70,10 @@ pub async fn game_socket(
     let hub: Arc<Hub> = hub.get_ref().clone();
     let game = hub.handle(&id).await?;
     let user = caller.id();
+    if let (Some(u), Some(ip)) = (user, client_address(&req)) {
+        // The computer's thinking is shared by address too (live::computer::turns).
+        hub.thinkers().note_address(u, ip);
+    }
     let permit = caps
         .into_inner()
         .admit(client_address(&req), user, Some(&id))?;
