@@ -1,19 +1,18 @@
 //! The JSON API: lobby and games, records, the board, analysis, players and health.
 
 use super::bearer::Caller;
-use crate::db::games::{self, FINISHED, GameRow};
+use super::finished_cache::FinishedCache;
+use crate::db::games::{self, GameRow};
 use crate::db::{self, users};
 use crate::engine::Level;
 use crate::error::AppError;
 use crate::live::{
-    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerRef, PlayerStanding, blocking, lobby,
-    new_game_id,
+    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, lobby, new_game_id,
 };
-use crate::record::{Claimed, Record, Setup, parse_action};
 use crate::rules::board::{self, Square};
 use crate::rules::view::Face;
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -227,87 +226,29 @@ pub async fn get_game(
     Ok(HttpResponse::Ok().json(summary))
 }
 
-/// The game's record. The deal and salt are part of it only once the game has ended.
+/// The game's record. The deal and salt are part of it only once the game has ended;
+/// a finished game's is built once and kept (finished_cache.rs).
 pub async fn game_record(
+    req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
+    cache: web::Data<FinishedCache>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     check_id(&id)?;
-    let (row, actions) = blocking(hub.pool(), move |c| {
-        let row =
-            games::get(c, &id)?.ok_or_else(|| AppError::NotFound(format!("no game {id:?}")))?;
-        let actions = games::actions(c, &id)?;
-        Ok((row, actions))
-    })
-    .await?;
-    let first = match row.first_seat.as_deref() {
-        Some("north") => Seat::North,
-        Some("south") => Seat::South,
-        _ => {
-            return Err(AppError::Conflict(
-                "the game has not started; it has no record yet".into(),
-            ));
-        }
-    };
-    let options: Options = serde_json::from_str(&row.options).map_err(AppError::internal)?;
-    let finished = row.status == FINISHED;
-    let variant = variant_of(&row.variant)?;
-    let setup = match (&row.deal, finished) {
-        (Some(d), true) => {
-            let v: Value = serde_json::from_str(d).map_err(AppError::internal)?;
-            Some(Setup::parse(variant, &v).map_err(AppError::internal)?)
-        }
-        _ => None,
-    };
-    let mut record = Record::new(variant, options, row.base, first, setup);
-    record.commitment = row.commitment.clone();
-    record.salt = if finished { row.salt.clone() } else { None };
-    let mut at_ms = Vec::with_capacity(actions.len());
-    for a in &actions {
-        let v: Value = serde_json::from_str(&a.action).map_err(AppError::internal)?;
-        record
-            .actions
-            .push(parse_action(&v).map_err(AppError::internal)?);
-        at_ms.push(a.at_ms.max(0) as u64);
-    }
-    record.at_ms = Some(at_ms);
-    record.end_ms = row.end_ms.map(|e| e as u64);
-    if finished {
-        record.claimed = Some(Claimed {
-            result: Some(row.result.clone()),
-            reason: Some(row.reason.clone()),
-        });
-    }
-    let verified = finished && record.verify().is_ok();
-    let mut v = record.to_json();
-    v["id"] = json!(row.id);
-    // Replayed here with the rules and checked against the commitment.
-    v["verified"] = json!(verified);
-    Ok(HttpResponse::Ok().json(v))
+    cache.record(&req, &hub, id).await
 }
 
-/// A finished game's replay, computed here so that the page needs no rules.
+/// A finished game's replay, computed here so that the page needs no rules, and kept.
 pub async fn game_replay(
+    req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
+    cache: web::Data<FinishedCache>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     check_id(&id)?;
-    let (g, actions) = blocking(hub.pool(), move |c| {
-        let g = load_game(c, &id)?;
-        let actions = games::actions(c, &id)?;
-        Ok((g, actions))
-    })
-    .await?;
-    if g.row.status != FINISHED {
-        return Err(AppError::Conflict(
-            "a replay is served once the game has ended".into(),
-        ));
-    }
-    let players = PlayerRef::seats(&g.seats);
-    let replay = crate::live::replay::replay(&g.row, &actions, players)?;
-    Ok(HttpResponse::Ok().json(replay))
+    cache.replay(&req, &hub, id).await
 }
 
 /// A stored variant name.

@@ -11,6 +11,8 @@ mod display_name;
 mod drawn_width;
 pub mod error;
 mod frame_budget;
+mod finished;
+mod finished_cache;
 mod headers;
 mod history;
 mod i18n;

@@ -1,9 +1,9 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, bearer, bots, device_cookie, display_name, error, frame_budget, headers,
-    history, ladder, layouts, origin, page_cache, pages, profile, rate_clock, sessions,
-    socket_caps, throttle, ws,
+    api, assets, auth, bearer, bots, device_cookie, display_name, error, finished_cache,
+    frame_budget, headers, history, ladder, layouts, origin, page_cache, pages, profile,
+    rate_clock, sessions, socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -188,6 +188,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let page_cache = web::Data::new(page_cache::PageCache::default());
     let socket_caps = web::Data::new(socket_caps::SocketCaps::default());
     let frame_budgets = web::Data::new(frame_budget::FrameBudgets::default());
+    let finished_cache = web::Data::new(finished_cache::FinishedCache::default());
     let secure = config.secure_cookies;
     let server = HttpServer::new(move || {
         App::new()
@@ -196,6 +197,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(page_cache.clone())
             .app_data(socket_caps.clone())
             .app_data(frame_budgets.clone())
+            .app_data(finished_cache.clone())
             .wrap(middleware::from_fn(origin::same_site_only))
             .app_data(guard.clone())
             .app_data(devices.clone())

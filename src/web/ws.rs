@@ -99,6 +99,10 @@ pub async fn game_socket(
         _ => Role::Spectator,
     };
     let address = client_address(&req);
+    if let (Some(u), Some(ip)) = (user, address) {
+        // The computer's thinking is shared by address too (live::computer::turns).
+        hub.thinkers().note_address(u, ip);
+    }
     let permit = caps.into_inner().admit(address, user, Some((&id, role)))?;
     let shared = budgets
         .into_inner()

@@ -6,12 +6,14 @@
 //! dropped.
 //!
 //! - `thinkers`: the thinking pool, on threads of its own;
+//! - `turns`: whose question the pool takes next;
 //! - `play`: the game task's side (when to ask, what to do with the answer, deploying);
 //! - `open`: a person starting a game against the computer.
 
 mod open;
 mod play;
 mod thinkers;
+mod turns;
 
 pub use open::MAX_COMPUTER_GAMES;
 pub use thinkers::Thinkers;

@@ -1,7 +1,8 @@
 //! The game task's side of the computer: after every command and every clock, whether
 //! the computer has something to do (deploy, answer a draw offer, act on its turn);
-//! the question to the thinking pool, with a wall-clock cap well inside the action
-//! clock; and the answer, applied through the same path as a person's action.
+//! the question to the thinking pool, with a wall-clock budget (counted from when a
+//! thread takes it) and a due time well inside the action clock; and the answer,
+//! applied through the same path as a person's action.
 
 use super::thinkers::Question;
 use super::{Asked, Computer};
@@ -30,25 +31,40 @@ fn think_cap(level: Level) -> Duration {
 /// Answering a draw offer weighs the position; no search.
 const ANSWER_CAP: Duration = Duration::from_millis(500);
 
-/// At most this part (1/n) of the action clock's time left goes to thinking: the
-/// decision must still be stored and broadcast in time on a busy machine.
+/// The answer is due once this part (1/n) of the action clock's time left has passed,
+/// waiting and thinking together: the decision must still be stored and broadcast in
+/// time on a busy machine.
 const CLOCK_PART: u64 = 3;
+
+/// How long the computer may think about what it has to decide, and by when (from
+/// the action clock) the answer is due.
+struct Wanted {
+    budget: Duration,
+    due: Option<Duration>,
+}
 
 impl Computer {
     /// Whether the computer has something to decide now, and how long it may take.
-    fn wanted(&self, deadline_at: Option<i64>) -> Option<Duration> {
+    fn wanted(&self, deadline_at: Option<i64>) -> Option<Wanted> {
         let info = self.info.as_ref()?;
         if info.is_over() {
             return None;
         }
         if info.open_offer() == Some(self.seat.other()) {
-            return Some(ANSWER_CAP);
+            return Some(Wanted {
+                budget: ANSWER_CAP,
+                due: None,
+            });
         }
         if info.to_move() != self.seat {
             return None;
         }
-        let left = deadline_at.map_or(u64::MAX, |d| (d - now_ms()).max(0) as u64);
-        Some(think_cap(self.level).min(Duration::from_millis(left / CLOCK_PART)))
+        let due =
+            deadline_at.map(|d| Duration::from_millis((d - now_ms()).max(0) as u64 / CLOCK_PART));
+        Some(Wanted {
+            budget: think_cap(self.level),
+            due,
+        })
     }
 }
 
@@ -75,6 +91,13 @@ impl Task {
         let version = self.version();
         let over = self.game.as_ref().is_none_or(|g| g.is_over());
         let deadline_at = self.row.deadline_at;
+        let Some(c) = &self.computer else {
+            return;
+        };
+        // The person it plays: the thinking pool shares its turns by them.
+        let player = self.seats[c.seat.other().index()]
+            .as_ref()
+            .map_or(0, |p| p.id);
         let Some(c) = &mut self.computer else {
             return;
         };
@@ -82,7 +105,7 @@ impl Task {
             return;
         }
         c.withdraw();
-        let (Some(cap), Some(info), false) = (c.wanted(deadline_at), &c.info, over) else {
+        let (Some(wanted), Some(info), false) = (c.wanted(deadline_at), &c.info, over) else {
             return;
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -90,7 +113,9 @@ impl Task {
         self.hub.thinkers().ask(Question {
             info: info.clone(),
             level: c.level,
-            deadline: Instant::now() + cap,
+            player,
+            budget: wanted.budget,
+            due: wanted.due.map(|d| Instant::now() + d),
             stop: stop.clone(),
             answer: Box::new(move |decision| {
                 // The task may have ended meanwhile: then nobody waits for this.
