@@ -13,7 +13,7 @@ mod jsdoc;
 use jsdoc::Types;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::time::Duration;
+use support::drawn::Drawn;
 use support::{Client, Harness, Socket, TestDb};
 
 db_tests! {
@@ -47,17 +47,38 @@ fn message(action: &Value) -> (&'static str, Value) {
     }
 }
 
-/// Plays the first legal action of whichever seat has some, `n` times.
-async fn play(sockets: &mut [Socket; 2], n: usize) {
+/// Waits until both sockets have been told of version `v`, so that their latest
+/// legal actions are those of the game now.
+async fn caught_up(sockets: &mut [Socket; 2], v: u64) {
+    for s in sockets.iter_mut() {
+        s.wait_version(v).await;
+    }
+}
+
+/// From version `v`, where both seats' sockets have the game's running state, plays
+/// the first legal action of whichever seat has some, `n` times, or until the game
+/// ends. Returns the version reached.
+async fn play(sockets: &mut [Socket; 2], mut v: u64, n: usize) -> u64 {
     for _ in 0..n {
-        for s in sockets.iter_mut() {
-            s.drain(Duration::from_millis(30)).await;
-        }
+        caught_up(sockets, v).await;
         let Some(i) = (0..2).find(|&i| !latest_legal(&sockets[i]).is_empty()) else {
-            return;
+            return v;
         };
         let (t, d) = message(&latest_legal(&sockets[i])[0]);
-        sockets[i].act(t, d).await.expect("a legal action is taken");
+        v = sockets[i].act(t, d).await.expect("a legal action is taken");
+    }
+    caught_up(sockets, v).await;
+    v
+}
+
+/// Waits for the running game's state on each of `sockets` (one connected before the
+/// join also has the open game's state, at the same version 0).
+async fn running(sockets: &mut [Socket; 2]) {
+    for s in sockets.iter_mut() {
+        let started = |m: &Value| m["t"] == "state" && m["d"]["game"]["status"] == "running";
+        if !s.received.iter().any(started) {
+            s.wait_for("the running game's state", started).await;
+        }
     }
 }
 
@@ -72,7 +93,12 @@ async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static 
     b.join(&id).await;
     let sb = b.game_socket(&id).await;
     let mut sockets = [sa, sb];
-    play(&mut sockets, 55).await;
+    running(&mut sockets).await;
+    let v = play(&mut sockets, 0, 55).await;
+    assert!(
+        v >= 50,
+        "the game ended after {v} steps, before a resignation is allowed"
+    );
     // An error, a pong and a phrase.
     sockets[0]
         .act_err("move", json!({"from": "a1", "to": "e12"}), "illegal")
@@ -94,12 +120,12 @@ async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static 
         .wait_for("presence", |m| m["t"] == "presence")
         .await;
     let mut spare = std::mem::replace(&mut sockets[1], b.game_socket(&id).await);
-    spare.drain(Duration::from_millis(30)).await;
+    spare
+        .wait_for("the lobby list", |m| m["t"] == "lobby")
+        .await;
     out.append(&mut spare.received);
     // The seat to move resigns (allowed after 50 steps), and the game ends.
-    for s in sockets.iter_mut() {
-        s.drain(Duration::from_millis(50)).await;
-    }
+    caught_up(&mut sockets, v).await;
     let mover = (0..2)
         .find(|&i| !latest_legal(&sockets[i]).is_empty())
         .expect("a seat is to move");
@@ -109,9 +135,11 @@ async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static 
             m["t"] == "event" && m["d"].get("result").is_some()
         })
         .await;
-        s.drain(Duration::from_millis(50)).await;
+        s.barrier().await;
     }
-    lobby.drain(Duration::from_millis(50)).await;
+    lobby
+        .wait_for("the lobby list", |m| m["t"] == "lobby")
+        .await;
     // A fresh state of the finished game, as a player and as a spectator.
     for c in [&a, &h.client()] {
         let mut s = c.game_socket(&id).await;
@@ -162,10 +190,9 @@ async fn standard_game(h: &Harness, out: &mut Vec<Value>) {
             s.wait_for("play", play).await;
         }
     }
-    play(&mut sockets, 6).await;
+    play(&mut sockets, 1, 6).await;
     // A mark on an enemy piece: south marks north's half and north marks south's.
     for s in sockets.iter_mut() {
-        s.drain(Duration::from_millis(50)).await;
         let state_you = s
             .received
             .iter()
@@ -173,19 +200,14 @@ async fn standard_game(h: &Harness, out: &mut Vec<Value>) {
             .find(|m| m["t"] == "state")
             .map(|m| m["d"]["you"].clone())
             .unwrap();
-        let enemy = s
-            .received
+        // The board as it stands after the moves, drawn from the state and its events.
+        let mut drawn = Drawn::default();
+        drawn.follow(&s.received);
+        let enemy = drawn
+            .board
             .iter()
-            .rev()
-            .find(|m| m["t"] == "state")
-            .and_then(|m| {
-                m["d"]["view"]["board"]
-                    .as_object()
-                    .unwrap()
-                    .iter()
-                    .find(|(_, c)| c.get("piece").is_none())
-                    .map(|(sq, _)| sq.clone())
-            })
+            .find(|(_, c)| c.get("piece").is_none())
+            .map(|(sq, _)| sq.clone())
             .expect("an enemy piece on the board");
         s.act("mark", json!({"at": enemy, "mark": "旅"}))
             .await
@@ -193,7 +215,7 @@ async fn standard_game(h: &Harness, out: &mut Vec<Value>) {
         s.wait_for("marks", |m| m["t"] == "marks").await;
     }
     for s in sockets.iter_mut() {
-        s.drain(Duration::from_millis(50)).await;
+        s.barrier().await;
         out.append(&mut s.received);
     }
 }

@@ -186,10 +186,9 @@ impl VsComputer {
         }
     }
 
-    /// Waits a little for anything more, so that `socket.received` holds everything.
+    /// Makes `socket.received` hold everything the game's task has sent this socket so
+    /// far (a barrier through the task, not a wait of a fixed time).
     pub async fn settle(&mut self) {
-        self.socket
-            .drain(std::time::Duration::from_millis(300))
-            .await;
+        self.socket.barrier().await;
     }
 }

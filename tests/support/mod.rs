@@ -883,6 +883,77 @@ impl Socket {
         }
     }
 
+    /// Everything the game's task had queued for this socket before it read a command
+    /// sent now; returns those messages (they stay in `received` too).
+    ///
+    /// The barrier is a move from a1 to a1: the task refuses it from anyone, in any
+    /// state of any game (not a player, not started, deploying, over, or simply not a
+    /// legal move), and a refusal changes nothing. The task handles commands one at a
+    /// time and queues each socket's frames in order, so its refusal comes after every
+    /// frame it sent this socket before. (A `ping` would not do: the socket answers it
+    /// itself, without asking the task.) Use it instead of waiting a fixed time, both to
+    /// collect what a command already handled has sent and to show that nothing else was
+    /// sent. What a timer or another task (the computer, the lobby) may send later is
+    /// not covered. The barrier's own refusal is not kept in `received`.
+    pub async fn barrier(&mut self) -> Vec<Value> {
+        let start = self.received.len();
+        let a = self.next_ack;
+        self.next_ack += 1;
+        self.send(json!({"t": "move", "d": {"from": "a1", "to": "a1"}, "a": a}))
+            .await;
+        let refusal = self
+            .wait_for("the barrier's refusal", |v| v["a"] == a)
+            .await;
+        assert_eq!(refusal["t"], "error", "the barrier was refused: {refusal}");
+        assert_ne!(
+            refusal["d"]["code"], "bad_message",
+            "the barrier reached the game's task: {refusal}"
+        );
+        self.received.pop();
+        self.received[start..].to_vec()
+    }
+
+    /// Waits until this socket has been told of version `v`: an event at `v` or later,
+    /// or a state at `v` or later. Returns at once when it already has.
+    pub async fn wait_version(&mut self, v: u64) {
+        let seen = |m: &Value| {
+            (m["t"] == "event" || m["t"] == "state") && m["v"].as_u64().is_some_and(|x| x >= v)
+        };
+        if !self.received.iter().any(seen) {
+            self.wait_for(&format!("version {v}"), seen).await;
+        }
+    }
+
+    /// The event at version `v`, whether it already came (and was skipped by an earlier
+    /// wait) or is still to come.
+    pub async fn event_at(&mut self, v: u64) -> Value {
+        let at = |m: &Value| m["t"] == "event" && m["v"] == v;
+        match self.received.iter().find(|m| at(m)) {
+            Some(m) => m.clone(),
+            None => {
+                self.wait_for(&format!("the event at version {v}"), at)
+                    .await
+            }
+        }
+    }
+
+    /// Everything still to come on a socket whose server is gone (killed or
+    /// restarted), up to its close; fails the test after `WAIT`.
+    pub async fn until_closed(&mut self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming(left).await {
+                Incoming::Json(v) => out.push(v),
+                Incoming::Closed(_) => return out,
+                Incoming::Timeout => {
+                    panic!("the socket stayed open; last messages: {:#?}", self.tail())
+                }
+            }
+        }
+    }
+
     pub async fn close(mut self) {
         let _ = self.framed.send(ws::Message::Close(None)).await;
         // Wait for the server's close so that it has seen us go.
@@ -1065,6 +1136,19 @@ impl Table {
         self.version += 1;
         assert_eq!(v, self.version, "{t} {d} acknowledged at version {v}");
         v
+    }
+
+    /// Like `play`, but a refusal is returned (and the mirror left as it was) rather than
+    /// failing the test.
+    pub async fn try_play(&mut self, seat: Seat, action: Action) -> Result<u64, Value> {
+        let (t, d) = action_message(action);
+        let v = self.socket(seat).act(t, d).await?;
+        self.game
+            .apply(seat, action, None)
+            .unwrap_or_else(|e| panic!("the mirror refuses what the server took: {e}"));
+        self.version += 1;
+        assert_eq!(v, self.version, "{action:?} acknowledged at version {v}");
+        Ok(v)
     }
 
     /// The seat to move plays `action`.
