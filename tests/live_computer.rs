@@ -26,6 +26,7 @@ db_tests! {
     never_times_out_under_a_short_clock => never_times_out_under_a_short_clock_sqlite, never_times_out_under_a_short_clock_postgres;
     restart_mid_game_resumes => restart_mid_game_resumes_sqlite, restart_mid_game_resumes_postgres;
     casual_only_and_capped => casual_only_and_capped_sqlite, casual_only_and_capped_postgres;
+    rematches_count_against_the_cap => rematches_count_against_the_cap_sqlite, rematches_count_against_the_cap_postgres;
 }
 
 /// The person's play: the goal-directed attacker of the other live tests (it may pass
@@ -484,4 +485,101 @@ async fn casual_only_and_capped(db: TestDb) {
         assert_eq!(user.kind, "computer");
         assert_eq!(user.computer_level(), Some(level));
     }
+}
+
+/// The same player on another connection (the cookie is the session).
+fn same_player(h: &Harness, c: &Client) -> Client {
+    let mut other = h.client();
+    other.cookie = c.cookie.clone();
+    other.name = c.name.clone();
+    other
+}
+
+/// How many games `name` plays against the computer now, as stored.
+fn computer_games_running(h: &Harness, name: &str) -> i64 {
+    let mut conn = h.conn();
+    let user = junqi::db::users::by_name(&mut conn, name)
+        .unwrap()
+        .expect("the player exists");
+    let computers = junqi::db::users::computer_ids(&mut conn).unwrap();
+    junqi::db::games::computer_games_running(&mut conn, user.id, &computers).unwrap()
+}
+
+/// Waits, as a spectator, for game `id` to end: its person, who has no socket on it,
+/// loses by escape once the grace period has passed.
+async fn escaped(h: &Harness, id: &str) {
+    h.client()
+        .game_socket(id)
+        .await
+        .wait_for("the end by escape", |v| {
+            v["t"] == "state" && v["d"]["game"]["status"] == "finished"
+                || v["t"] == "event" && v["d"]["kind"] == "escape"
+        })
+        .await;
+}
+
+/// (5b) A rematch is a new game against the computer and counts against the cap of
+/// three running: with three running, rematching a finished one is refused on the
+/// socket with `too_many_computer_games` and changes nothing (no offer, no new game);
+/// once one of the three ends, one rematch starts and the next is refused again.
+/// Before, three finished games rematched made six running.
+async fn rematches_count_against_the_cap(db: TestDb) {
+    // The person stays away from the games that are to end, and loses them by escape.
+    let h = Harness::start_with_grace(db, 1);
+    let c = h.player("rematcher").await;
+    let mut finished = Vec::new();
+    for _ in 0..3 {
+        let id = start(&mut same_player(&h, &c), "flip", 30, "easy").await;
+        escaped(&h, &id).await;
+        finished.push(id);
+    }
+    // Three running, the person on each.
+    let mut running = Vec::new();
+    for _ in 0..3 {
+        let id = start(&mut same_player(&h, &c), "flip", 30, "easy").await;
+        let mut s = c.game_socket(&id).await;
+        s.wait_state().await;
+        running.push((id, s));
+    }
+    assert_eq!(computer_games_running(&h, "rematcher"), 3);
+
+    let mut sockets = Vec::new();
+    for id in &finished {
+        let mut s = c.game_socket(id).await;
+        let st = s.wait_state().await;
+        assert_eq!(st["d"]["game"]["status"], "finished", "{st}");
+        let m = s
+            .act_err("rematch", Value::Null, "too_many_computer_games")
+            .await;
+        assert!(m.contains('3'), "the message gives the cap: {m}");
+        sockets.push(s);
+    }
+    let mut viewer = h.client();
+    for id in &finished {
+        let summary = viewer.summary(id).await;
+        assert!(summary["next_game"].is_null(), "no new game: {summary}");
+        let st = viewer.game_socket(id).await.wait_state().await;
+        assert_eq!(
+            st["d"]["rematch"],
+            json!({"south": false, "north": false, "next": null}),
+            "no offer recorded: {st}"
+        );
+    }
+    assert_eq!(computer_games_running(&h, "rematcher"), 3);
+
+    // One of the three ends: room for one rematch, and for no more.
+    let (id, s) = running.remove(0);
+    s.close().await;
+    escaped(&h, &id).await;
+    sockets[0]
+        .act("rematch", Value::Null)
+        .await
+        .unwrap_or_else(|e| panic!("rematch refused with room for one: {e}"));
+    let ev = sockets[0].wait_event("rematch").await;
+    assert!(ev["d"]["next"].is_string(), "{ev}");
+    assert_eq!(computer_games_running(&h, "rematcher"), 3);
+    sockets[1]
+        .act_err("rematch", Value::Null, "too_many_computer_games")
+        .await;
+    assert_eq!(computer_games_running(&h, "rematcher"), 3);
 }

@@ -5,11 +5,12 @@ mod support;
 
 use serde_json::{Value, json};
 use std::time::Duration;
-use support::{Harness, Socket, TestDb};
+use support::{Client, Harness, Resp, Socket, TestDb};
 
 db_tests! {
     lobby_list_updates_live => lobby_list_updates_live_sqlite, lobby_list_updates_live_postgres;
     quick_pairing => quick_pairing_sqlite, quick_pairing_postgres;
+    quick_pairs_sent_at_once_meet => quick_pairs_sent_at_once_meet_sqlite, quick_pairs_sent_at_once_meet_postgres;
 }
 
 fn ids(lobby: &Value) -> Vec<String> {
@@ -128,8 +129,8 @@ async fn quick_pairing(db: TestDb) {
         made.push(who.create_game(spa, rated).await);
         actix_web::rt::time::sleep(Duration::from_millis(5)).await;
     }
-    let all: Vec<&str> = made.iter().rev().map(String::as_str).collect();
-    lobby_shows(&mut lobby, &all).await;
+    // The lobby lists two games of anyone, their newest: early's third is not shown.
+    lobby_shows(&mut lobby, &[&made[3], &made[2], &made[1]]).await;
 
     // Someone else pairs with the newest compatible game.
     let r = c.post("/api/games/quick", spec.clone()).await;
@@ -143,9 +144,17 @@ async fn quick_pairing(db: TestDb) {
     ];
     players.sort();
     assert_eq!(players, ["later", "quick"]);
-    lobby_shows(&mut lobby, &[&made[2], &made[1], &made[0]]).await;
+    lobby_shows(&mut lobby, &[&made[2], &made[1]]).await;
 
-    // One's own open games never count: `early` finds nothing and opens a game.
+    // One's own open games are never joined: `early` finds no one else's, and gets
+    // back the game of theirs that already waits with these settings, not another.
+    let r = a.post("/api/games/quick", spec.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json, json!({"id": made[2], "joined": false}));
+    assert_eq!(open_list(&h).await, [made[2].clone(), made[1].clone()]);
+    // `later` pairs with it; now `early` has none waiting and opens one.
+    let r = b.post("/api/games/quick", spec.clone()).await;
+    assert_eq!(r.json, json!({"id": made[2], "joined": true}));
     let r = a.post("/api/games/quick", spec.clone()).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json["joined"], false);
@@ -156,12 +165,9 @@ async fn quick_pairing(db: TestDb) {
     assert_eq!(s["seconds_per_action"], 30);
     assert_eq!(s["rated"], true);
     assert_eq!(s["creator"]["username"], "early");
-    lobby_shows(&mut lobby, &[&opened, &made[2], &made[1], &made[0]]).await;
-    // `later` pairs with the newest of `early`'s compatible games, then the older one.
-    let r = b.post("/api/games/quick", spec.clone()).await;
-    assert_eq!(r.json, json!({"id": opened, "joined": true}));
+    lobby_shows(&mut lobby, &[&opened, &made[1]]).await;
     let r = d.post("/api/games/quick", spec.clone()).await;
-    assert_eq!(r.json, json!({"id": made[2], "joined": true}));
+    assert_eq!(r.json, json!({"id": opened, "joined": true}));
     lobby_shows(&mut lobby, &[&made[1], &made[0]]).await;
     // And the casual one is found by a casual request.
     let r = c
@@ -172,4 +178,48 @@ async fn quick_pairing(db: TestDb) {
         .await;
     assert_eq!(r.json, json!({"id": made[1], "joined": true}));
     lobby_shows(&mut lobby, &[&made[0]]).await;
+}
+
+/// Both answers of two quick pairings sent together, in the order sent.
+async fn together(a: &mut Client, b: &mut Client, spec: &Value) -> (Resp, Resp) {
+    futures_util::future::join(
+        a.post("/api/games/quick", spec.clone()),
+        b.post("/api/games/quick", spec.clone()),
+    )
+    .await
+}
+
+/// (10c) Two identical quick pairings sent at the same moment meet: one opens the game
+/// and the other joins it, never two games waiting for each other (before, 10 of 10
+/// pairs sent at once opened two). The same player asking twice at once gets one game.
+async fn quick_pairs_sent_at_once_meet(db: TestDb) {
+    let h = Harness::start(db);
+    for round in 0..10 {
+        let mut x = h.player(&format!("eager_{round}")).await;
+        let mut y = h.player(&format!("keen_{round}")).await;
+        // A clock of its own per round: no game of an earlier round is compatible.
+        let spec = json!({"variant": "flip", "seconds_per_action": 10 + round, "rated": false});
+        let (rx, ry) = together(&mut x, &mut y, &spec).await;
+        assert_eq!(rx.status, 200, "{}", rx.text);
+        assert_eq!(ry.status, 200, "{}", ry.text);
+        assert_eq!(rx.json["id"], ry.json["id"], "round {round}: {rx:?} {ry:?}");
+        let mut joined = [&rx, &ry].map(|r| r.json["joined"].as_bool().unwrap());
+        joined.sort();
+        assert_eq!(joined, [false, true], "one opens, one joins: {rx:?} {ry:?}");
+        let id = rx.json["id"].as_str().unwrap();
+        assert_eq!(x.summary(id).await["status"], "running");
+    }
+    assert!(open_list(&h).await.is_empty(), "no game left waiting");
+
+    // One player, the same request twice at once (a double click): one game.
+    let p = h.player("double_clicker").await;
+    let mut again = h.client();
+    again.cookie = p.cookie.clone();
+    let mut p = p;
+    let spec = json!({"variant": "standard", "seconds_per_action": 30, "rated": false});
+    let (r1, r2) = together(&mut p, &mut again, &spec).await;
+    assert_eq!(r1.json["joined"], false, "{}", r1.text);
+    assert_eq!(r2.json["joined"], false, "{}", r2.text);
+    assert_eq!(r1.json["id"], r2.json["id"], "{} {}", r1.text, r2.text);
+    assert_eq!(open_list(&h).await.len(), 1);
 }

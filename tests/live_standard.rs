@@ -221,7 +221,7 @@ fn find_flag_win() -> (Layout, Layout, u64, Vec<(Seat, Action)>) {
 
 /// (1) From deployment to a flag win: layouts set whole, South ready first and moving
 /// first, the flag shown to all when North's marshal falls, nothing hidden sent early,
-/// score and record by the rules, and each player's layout offered again next game.
+/// score and record by the rules, and a fresh layout for each player next game.
 async fn full_game_to_a_flag_win(db: TestDb) {
     flag_win_by(db, false).await;
 }
@@ -374,7 +374,8 @@ async fn flag_win_by(db: TestDb, bots: bool) {
         "in recent games"
     );
 
-    // The next game offers each player the layout they went to battle with.
+    // The next game does not start either player from the layout they went to battle
+    // with, which the record above showed their opponent.
     let (a, b) = {
         let mut c = t.clients.into_iter();
         (c.next().unwrap(), c.next().unwrap())
@@ -394,10 +395,10 @@ async fn flag_win_by(db: TestDb, bots: bool) {
             .rev()
             .find(|m| m["t"] == "state")
             .unwrap();
-        assert_eq!(
+        assert_ne!(
             st["d"]["deploy"]["layout"],
             layout_json(&expected),
-            "{name} gets their last layout"
+            "{name} starts from a fresh layout, not the one the record showed"
         );
     }
 }
@@ -757,4 +758,90 @@ db_tests! {
     headquarters_lock => headquarters_lock_sqlite, headquarters_lock_postgres;
     fifth_pass_loses_and_early_wins_score_nothing => fifth_pass_sqlite, fifth_pass_postgres;
     marks_follow_pieces_and_stay_private => marks_sqlite, marks_postgres;
+    rematches_deploy_from_fresh_layouts => rematch_layouts_sqlite, rematch_layouts_postgres;
+}
+
+/// The layout `seat`'s socket was given in the latest state, in its own view.
+fn offered(socket: &Socket, seat: Seat) -> Layout {
+    let st = socket
+        .received
+        .iter()
+        .rev()
+        .find(|m| m["t"] == "state")
+        .expect("a state");
+    parse_layout(&st["d"]["deploy"]["layout"])
+        .expect("a layout offered")
+        .to_own_view(seat)
+}
+
+/// (8) Game after game of a rematch series, each seat's deployment starts from a fresh
+/// random layout, never the one it just played: that one is in the finished game's
+/// record, which its opponent reads, so a player who keeps what they are given would
+/// go to battle with a layout the opponent knows. Before, each seat started from the
+/// layout it last played. The new game's record says nothing before play begins.
+async fn rematches_deploy_from_fresh_layouts(db: TestDb) {
+    // Each game ends by escape: North leaves, and is gone after a second.
+    let h = Harness::start_with(db, 1, 120);
+    let mut t = Std::deploying(h.player("sun_quan").await, h.player("lu_su").await, false).await;
+    for round in 0..3 {
+        t.start(&h, Seat::South).await;
+        t.sockets.pop().unwrap().close().await;
+        t.socket(Seat::South).wait_event("escape").await;
+        // What everyone may read now: both layouts, by the players' names.
+        let record = t.clients[0].record(&t.id).await;
+        let played: Vec<(String, Layout)> = Seat::BOTH
+            .into_iter()
+            .map(|s| {
+                let l = parse_layout(&record["layouts"][s.name()]).expect("the layouts");
+                (t.clients[s.index()].name.clone(), l.to_own_view(s))
+            })
+            .collect();
+
+        let mut back = t.clients[1].game_socket(&t.id).await;
+        back.wait_state().await;
+        t.sockets.push(back);
+        for seat in Seat::BOTH {
+            t.socket(seat)
+                .act("rematch", Value::Null)
+                .await
+                .unwrap_or_else(|e| panic!("rematch refused: {e}"));
+        }
+        let ev = t.socket(Seat::South).wait_event("rematch").await;
+        let next = ev["d"]["next"].as_str().unwrap().to_string();
+        let mut clients = std::mem::take(&mut t.clients);
+        let mut sockets = Vec::new();
+        for c in &clients {
+            let mut s = c.game_socket(&next).await;
+            s.wait_state().await;
+            sockets.push(s);
+        }
+        let summary = clients[0].summary(&next).await;
+        if summary["players"]["south"]["username"] != clients[0].name.as_str() {
+            clients.reverse();
+            sockets.reverse();
+        }
+        for seat in Seat::BOTH {
+            let name = &clients[seat.index()].name;
+            let now = offered(&sockets[seat.index()], seat);
+            assert!(now.from_own_view(seat).is_valid(seat));
+            for (who, layout) in &played {
+                if who == name {
+                    assert_ne!(
+                        &now, layout,
+                        "round {round}: {name} is offered the layout the record showed"
+                    );
+                }
+            }
+        }
+        h.client()
+            .get(&format!("/api/games/{next}/record"))
+            .await
+            .assert_error(409, "conflict");
+        t = Std {
+            id: next,
+            clients,
+            sockets,
+            version: 0,
+        };
+    }
 }

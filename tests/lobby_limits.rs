@@ -17,6 +17,8 @@ db_tests! {
     rated_games_in_hand_are_capped => rated_games_in_hand_are_capped_sqlite, rated_games_in_hand_are_capped_postgres;
     quick_pairing_finds_its_match_among_thousands => quick_pairing_finds_its_match_among_thousands_sqlite, quick_pairing_finds_its_match_among_thousands_postgres;
     abandoned_games_are_not_paired_and_expire => abandoned_games_are_not_paired_and_expire_sqlite, abandoned_games_are_not_paired_and_expire_postgres;
+    rated_rematches_count_against_the_cap => rated_rematches_count_against_the_cap_sqlite, rated_rematches_count_against_the_cap_postgres;
+    the_lobby_cannot_be_flooded => the_lobby_cannot_be_flooded_sqlite, the_lobby_cannot_be_flooded_postgres;
 }
 
 fn spec(spa: u32, rated: bool) -> Value {
@@ -95,7 +97,9 @@ async fn open_games_are_capped_per_player(db: TestDb) {
     p.post("/api/games/quick", spec(50, false))
         .await
         .assert_error(409, "too_many_open_games");
-    assert_eq!(open_ids(&h).await.len(), 5);
+    let opener = user_id(&h, "opener");
+    assert_eq!(games::open_count(&mut h.conn(), opener).unwrap(), 5);
+    assert_eq!(open_ids(&h).await.len(), 2, "two of one creator are listed");
     let r = p
         .post_empty(&format!("/api/games/{}/cancel", mine[0]))
         .await;
@@ -167,7 +171,7 @@ async fn rated_games_in_hand_are_capped(db: TestDb) {
 
 /// (2) Two identical quick-pair requests meet, however many other games are open: the
 /// lookup is by settings, not a scan of the oldest games. The lobby lists the newest,
-/// at most 100.
+/// two of any one creator.
 async fn quick_pairing_finds_its_match_among_thousands(db: TestDb) {
     let h = Harness::start(db);
     h.player("flooder").await;
@@ -203,8 +207,17 @@ async fn quick_pairing_finds_its_match_among_thousands(db: TestDb) {
     let fresh = z.create_game(45, false).await;
     let r = h.client().get("/api/games/open").await;
     let list = r.json.as_array().unwrap();
-    assert_eq!(list.len(), 100, "the lobby is bounded");
+    assert_eq!(
+        list.len(),
+        3,
+        "two of the flooder's games, and the newcomer's"
+    );
     assert_eq!(list[0]["id"], json!(fresh), "the newest game comes first");
+    assert!(
+        list[1..]
+            .iter()
+            .all(|g| g["creator"]["username"] == "flooder")
+    );
     let times: Vec<i64> = list
         .iter()
         .map(|g| g["created_at"].as_i64().unwrap())
@@ -309,4 +322,170 @@ async fn abandoned_games_are_not_paired_and_expire(db: TestDb) {
         })
         .await;
     assert_eq!(h.row(&again).status, "cancelled");
+}
+
+fn rated_in_hand(h: &Harness, name: &str) -> i64 {
+    let user = user_id(h, name);
+    games::rated_in_hand(&mut h.conn(), user).expect("count rated games")
+}
+
+/// (9b) A rematch of a rated game is a rated game in hand like any other: while either
+/// player has three, asking is refused on the socket with `too_many_rated_games`
+/// (worded for whose cap it is) and nothing changes; once there is room, it starts.
+/// Before, a rematch was never counted, and a player with three rated games open got
+/// a fourth in play.
+async fn rated_rematches_count_against_the_cap(db: TestDb) {
+    // `stays` keeps a socket on their game; `leaves` never opens one and loses it by
+    // escape after the grace period (a second here).
+    let h = Harness::start_with_grace(db, 1);
+    let mut stays = h.player("stays").await;
+    let mut leaves = h.player("leaves").await;
+    let id = stays.create_game(30, true).await;
+    let mut sa = stays.game_socket(&id).await;
+    sa.wait_state().await;
+    leaves.join(&id).await;
+    sa.wait_for("the end by escape", |v| {
+        v["t"] == "event" && v["d"]["kind"] == "escape"
+    })
+    .await;
+    assert_eq!(leaves.summary(&id).await["status"], "finished");
+    let mut mine = Vec::new();
+    for spa in [15, 30, 60] {
+        mine.push(stays.create_game(spa, true).await);
+    }
+    assert_eq!(rated_in_hand(&h, "stays"), 3);
+
+    let mut sb = leaves.game_socket(&id).await;
+    sb.wait_state().await;
+    let m = sb
+        .act_err("rematch", Value::Null, "too_many_rated_games")
+        .await;
+    assert!(m.contains("opponent") && m.contains('3'), "{m}");
+    let m = sa
+        .act_err("rematch", Value::Null, "too_many_rated_games")
+        .await;
+    assert!(m.starts_with("you already have 3"), "{m}");
+    let st = h.client().game_socket(&id).await.wait_state().await;
+    assert_eq!(
+        st["d"]["rematch"],
+        json!({"south": false, "north": false, "next": null}),
+        "no offer recorded: {st}"
+    );
+    assert!(leaves.summary(&id).await["next_game"].is_null());
+    assert_eq!(rated_in_hand(&h, "stays"), 3);
+
+    // Room for one: the rematch starts, and is the third.
+    let r = stays
+        .post_empty(&format!("/api/games/{}/cancel", mine[0]))
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    sa.act("rematch", Value::Null).await.expect("an offer");
+    sb.act("rematch", Value::Null).await.expect("agreed");
+    let ev = sb.wait_event("rematch").await;
+    let next = ev["d"]["next"].as_str().expect("the new game").to_string();
+    assert_eq!(leaves.summary(&next).await["rated"], true);
+    assert_eq!(rated_in_hand(&h, "stays"), 3);
+    stays
+        .post("/api/games", spec(30, true))
+        .await
+        .assert_error(409, "too_many_rated_games");
+}
+
+fn exec(h: &Harness, sql: &str) {
+    use diesel::RunQueryDsl;
+    let mut c = h.conn();
+    diesel::sql_query(sql)
+        .execute(&mut **c)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+/// (11) Nobody can fill the lobby. 21 new accounts, each with a lobby socket and five
+/// open games, pushed an earlier player's game off the newest 100 (before); now the
+/// lobby lists at most two games of anyone, so that game stays. And established
+/// players (an account a week old, or with a finished rated game) come before new
+/// accounts however many those open: 70 more with five games each, newer than all,
+/// leave the veterans' games at the top.
+async fn the_lobby_cannot_be_flooded(db: TestDb) {
+    let h = Harness::start(db);
+    let mut real = h.player("real_player").await;
+    let _here = real.socket("/ws/lobby").await;
+    let wanted = real.create_game(30, true).await;
+    let mut flooders = Vec::new();
+    for i in 0..21 {
+        let mut f = h.player(&format!("flood_{i}")).await;
+        let socket = f.socket("/ws/lobby").await;
+        for spa in [10, 20, 30, 40, 50] {
+            f.create_game(spa, false).await;
+        }
+        flooders.push((f, socket));
+    }
+    let listed = h.client().get("/api/games/open").await.json;
+    let list = listed.as_array().unwrap();
+    assert!(ids(&listed).contains(&wanted), "the real game is listed");
+    assert_eq!(list.len(), 1 + 21 * 2, "two of each flooder's five");
+    let mut watcher = Socket::connect(&h.base(), "/ws/lobby", None, None)
+        .await
+        .unwrap();
+    let want = ids(&listed);
+    watcher
+        .wait_for("the lobby socket to show the same list", |v| {
+            v["t"] == "lobby" && ids(&v["d"]["open"]) == want
+        })
+        .await;
+
+    // Two established players: one whose account is eight days old, one who has
+    // finished a rated game. Their games are older than every flooder's.
+    let mut veteran = h.player("veteran").await;
+    let mut ranked = h.player("ranked").await;
+    let _sockets = (
+        veteran.socket("/ws/lobby").await,
+        ranked.socket("/ws/lobby").await,
+    );
+    let old = junqi::db::now_ms() - 8 * 24 * 3600 * 1000;
+    exec(
+        &h,
+        &format!("UPDATE users SET created_at = {old} WHERE username = 'veteran'"),
+    );
+    let ranked_id = user_id(&h, "ranked");
+    exec(
+        &h,
+        &format!(
+            "UPDATE user_stats SET games = 1 WHERE user_id = {ranked_id} AND variant = 'flip'"
+        ),
+    );
+    let veterans = [
+        veteran.create_game(60, true).await,
+        ranked.create_game(15, true).await,
+    ];
+    // 70 new accounts with five open games each, all newer: more than the lobby reads
+    // of new accounts' games.
+    let now = junqi::db::now_ms();
+    h.conn()
+        .transaction(|c| {
+            for i in 0..70 {
+                let u = users::create(c, &format!("mass_{i}"), "not-a-real-hash")
+                    .map_err(|_| diesel::result::Error::RollbackTransaction)?
+                    .expect("a free name");
+                for j in 0..5 {
+                    let row = open_row(u.id, "flip", 30, false, now + 1 + i * 5 + j);
+                    games::insert(c, &row)
+                        .map_err(|_| diesel::result::Error::RollbackTransaction)?;
+                }
+            }
+            Ok::<_, diesel::result::Error>(())
+        })
+        .expect("seed 350 open games");
+    let listed = h.client().get("/api/games/open").await.json;
+    let list = ids(&listed);
+    assert_eq!(list.len(), 100, "the lobby is bounded");
+    assert_eq!(
+        list[..2],
+        [veterans[1].clone(), veterans[0].clone()],
+        "established players first, newest first"
+    );
+    let mut per: std::collections::HashMap<String, usize> = Default::default();
+    for g in listed.as_array().unwrap() {
+        *per.entry(g["creator"]["username"].to_string()).or_default() += 1;
+    }
+    assert!(per.values().all(|&n| n <= 2), "{per:?}");
 }

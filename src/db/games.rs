@@ -113,11 +113,41 @@ pub fn get(conn: &mut DbConn, id: &str) -> Result<Option<GameRow>, DbError> {
         .optional()?)
 }
 
-/// The newest `limit` open games, newest first (index `games_by_status`).
-pub fn open_newest(conn: &mut DbConn, limit: i64) -> Result<Vec<GameRow>, DbError> {
-    Ok(games::table
-        .filter(games::status.eq(OPEN))
-        .order((games::created_at.desc(), games::id.desc()))
+/// Whose open games the lobby reads: players who have a standing here, or the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Creators {
+    /// Accounts made at or before `made_by` (ms), or that have finished a rated game.
+    Established { made_by: i64 },
+    /// Every other account: new, and without a rated game.
+    New { made_by: i64 },
+}
+
+/// The newest `limit` open games of `creators`, newest first (index `games_by_status`;
+/// each creator's standing is looked up by key, one account and its two score rows).
+pub fn open_newest(
+    conn: &mut DbConn,
+    creators: Creators,
+    limit: i64,
+) -> Result<Vec<GameRow>, DbError> {
+    use super::schema::users;
+    use diesel::dsl::{exists, not};
+    let (Creators::Established { made_by } | Creators::New { made_by }) = creators;
+    let played = exists(
+        user_stats::table
+            .filter(user_stats::user_id.eq(games::creator_id))
+            .filter(user_stats::games.gt(0)),
+    );
+    let old = exists(
+        users::table
+            .filter(users::id.eq(games::creator_id))
+            .filter(users::created_at.le(made_by)),
+    );
+    let q = games::table.filter(games::status.eq(OPEN)).into_boxed();
+    let q = match creators {
+        Creators::Established { .. } => q.filter(played.or(old)),
+        Creators::New { .. } => q.filter(not(played.or(old))),
+    };
+    Ok(q.order((games::created_at.desc(), games::id.desc()))
         .limit(limit)
         .select(GameRow::as_select())
         .load(conn)?)
@@ -156,6 +186,26 @@ pub fn open_compatible(
     }
     Ok(q.order((games::created_at.desc(), games::id.desc()))
         .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// `creator`'s open games with these settings, newest first (index `games_by_creator`:
+/// only that player's few open games are read).
+pub fn open_own_with(
+    conn: &mut DbConn,
+    creator: i64,
+    variant: &str,
+    seconds_per_action: i32,
+    rated: bool,
+) -> Result<Vec<GameRow>, DbError> {
+    Ok(games::table
+        .filter(games::creator_id.eq(creator))
+        .filter(games::status.eq(OPEN))
+        .filter(games::variant.eq(variant))
+        .filter(games::seconds_per_action.eq(seconds_per_action))
+        .filter(games::rated.eq(rated))
+        .order((games::created_at.desc(), games::id.desc()))
         .select(GameRow::as_select())
         .load(conn)?)
 }
@@ -321,41 +371,26 @@ pub struct BeginPlay<'a> {
 }
 
 /// Ends a deployment: the layouts (hidden until the end), their commitment and the
-/// first seat are stored, the deployment itself is dropped, and each player's layout
-/// is remembered as the one they last used. False when the game was not deploying.
-pub fn begin_play(
-    conn: &mut DbConn,
-    id: &str,
-    b: &BeginPlay<'_>,
-    last_used: [(i64, &str); 2],
-) -> Result<bool, DbError> {
-    super::write_transaction(conn, |c| {
-        let n = diesel::update(
-            games::table
-                .filter(games::id.eq(id))
-                .filter(games::status.eq(RUNNING))
-                .filter(games::deal.is_null()),
-        )
-        .set((
-            games::first_seat.eq(b.first_seat),
-            games::deal.eq(b.deal),
-            games::salt.eq(b.salt),
-            games::commitment.eq(b.commitment),
-            games::deployment.eq(None::<String>),
-            games::started_at.eq(b.started_at),
-            games::deadline_at.eq(b.deadline_at),
-        ))
-        .execute(c)?;
-        if n != 1 {
-            return Ok(false);
-        }
-        for (user, layout) in last_used {
-            super::layouts::set_last_used(c, user, layout)
-                .map_err(|_| diesel::result::Error::RollbackTransaction)?;
-        }
-        Ok(true)
-    })
-    .map_err(DbError::Query)
+/// first seat are stored, and the deployment itself is dropped. False when the game
+/// was not deploying.
+pub fn begin_play(conn: &mut DbConn, id: &str, b: &BeginPlay<'_>) -> Result<bool, DbError> {
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::status.eq(RUNNING))
+            .filter(games::deal.is_null()),
+    )
+    .set((
+        games::first_seat.eq(b.first_seat),
+        games::deal.eq(b.deal),
+        games::salt.eq(b.salt),
+        games::commitment.eq(b.commitment),
+        games::deployment.eq(None::<String>),
+        games::started_at.eq(b.started_at),
+        games::deadline_at.eq(b.deadline_at),
+    ))
+    .execute(conn)?;
+    Ok(n == 1)
 }
 
 /// Cancels an open game of `creator_id`; false when it is not open or not theirs.

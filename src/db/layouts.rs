@@ -1,40 +1,12 @@
-//! Standard 军棋 layouts kept per player: the one last taken into battle, and named
-//! saved ones. Layouts are stored as JSON (`{"a1":"flag",…}`) seen from the owner's
-//! own side (South's squares), so one layout fits either seat.
+//! Standard 军棋 layouts a player saved by name. Layouts are stored as JSON
+//! (`{"a1":"flag",…}`) seen from the owner's own side (South's squares), so one layout
+//! fits either seat. The layout a player last went to battle with is not kept: a new
+//! deployment starts from a random layout (see `live::deploy::initial`), since the
+//! last one is in the finished game's record for its opponent to read.
 
-use super::schema::{last_layouts, saved_layouts};
+use super::schema::saved_layouts;
 use super::{DbConn, DbError, now_ms};
 use diesel::prelude::*;
-
-/// The layout `user` last went to battle with, as stored JSON.
-pub fn last_used(conn: &mut DbConn, user: i64) -> Result<Option<String>, DbError> {
-    Ok(last_layouts::table
-        .find(user)
-        .select(last_layouts::layout)
-        .first(conn)
-        .optional()?)
-}
-
-/// Remembers `layout` (JSON, own view) as the one `user` last went to battle with.
-pub fn set_last_used(conn: &mut DbConn, user: i64, layout: &str) -> Result<(), DbError> {
-    let now = now_ms();
-    let n = diesel::update(last_layouts::table.find(user))
-        .set((
-            last_layouts::layout.eq(layout),
-            last_layouts::updated_at.eq(now),
-        ))
-        .execute(conn)?;
-    if n == 0 {
-        diesel::insert_into(last_layouts::table)
-            .values((
-                last_layouts::user_id.eq(user),
-                last_layouts::layout.eq(layout),
-                last_layouts::updated_at.eq(now),
-            ))
-            .execute(conn)?;
-    }
-    Ok(())
-}
 
 /// A named layout a player saved.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]

@@ -73,14 +73,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    last_layouts (user_id) {
-        user_id -> BigInt,
-        layout -> Text,
-        updated_at -> BigInt,
-    }
-}
-
-diesel::table! {
     piece_marks (game_id, user_id, origin) {
         game_id -> Text,
         user_id -> BigInt,
@@ -182,7 +174,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     score_history,
     settings,
     saved_layouts,
-    last_layouts,
     piece_marks,
     sessions,
     api_tokens

@@ -42,26 +42,16 @@ pub(super) fn from_json(text: &str) -> Result<Deployment, AppError> {
     Ok(d)
 }
 
-/// A seat's starting layout: the one its player last used, turned to the seat, or a
-/// random valid one.
-fn starting_layout(c: &mut crate::db::DbConn, user: i64, seat: Seat) -> Result<Layout, AppError> {
-    let last = layouts::last_used(c, user)?
-        .and_then(|t| parse_layout_text(&t).ok())
-        .map(|l| l.from_own_view(seat))
-        .filter(|l| l.is_valid(seat));
-    Ok(last.unwrap_or_else(|| Layout::random(seat, &mut rand::rng())))
-}
-
-/// A new deployment for two players.
-pub(super) fn initial(
-    c: &mut crate::db::DbConn,
-    south: i64,
-    north: i64,
-) -> Result<Deployment, AppError> {
-    Ok(Deployment::new(
-        starting_layout(c, south, Seat::South)?,
-        starting_layout(c, north, Seat::North)?,
-    ))
+/// A new deployment: a fresh random layout for each seat. Never the layout a player
+/// last went to battle with: the finished game's record shows that one to its
+/// opponent (and to anyone), so starting from it would show them the next game's
+/// layout of a player who keeps what they are given. A player who wants a layout again
+/// saves it and loads it (`save_layout`, `load_layout`).
+pub(super) fn initial(rng: &mut impl rand::Rng) -> Deployment {
+    Deployment::new(
+        Layout::random(Seat::South, rng),
+        Layout::random(Seat::North, rng),
+    )
 }
 
 /// Why a deployment command was refused: an `illegal` error whose `reason` (and, for a
@@ -301,11 +291,6 @@ impl Task {
         let deal = setup.to_json().to_string();
         let now = now_ms();
         let deadline = now + self.row.seconds_per_action as i64 * 1000;
-        let own = |seat: Seat| layout_json(&d.layout(seat).to_own_view(seat)).to_string();
-        let last_used = [
-            (self.row.south_id.unwrap_or_default(), own(Seat::South)),
-            (self.row.north_id.unwrap_or_default(), own(Seat::North)),
-        ];
         let id = self.row.id.clone();
         let (deal_s, salt_s, commitment_s) = (deal.clone(), salt.clone(), commitment.clone());
         let stored = blocking(self.hub.pool(), move |c| {
@@ -320,10 +305,6 @@ impl Task {
                     started_at: now,
                     deadline_at: deadline,
                 },
-                [
-                    (last_used[0].0, last_used[0].1.as_str()),
-                    (last_used[1].0, last_used[1].1.as_str()),
-                ],
             )?)
         })
         .await;

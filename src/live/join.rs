@@ -2,6 +2,7 @@
 //! cancelling it, and the rematch that starts the same pair's next game.
 
 use super::blocking;
+use super::caps::{self, Start};
 use super::messages::ErrorBody;
 use super::task::{Entry, Handled, Task};
 use crate::db::games::{self, CANCELLED, FINISHED, GameRow, OPEN, RUNNING};
@@ -24,18 +25,13 @@ impl Task {
         }
     }
 
-    /// How a new game between `south` and `north` opens: a flip deal, or a standard
-    /// deployment from each player's last layout.
-    async fn opening(&self, south: i64, north: i64) -> Result<Opening, AppError> {
+    /// How a new game opens: a flip deal, or a standard deployment from a fresh random
+    /// layout for each seat (see `deploy::initial`).
+    fn opening(&self) -> Opening {
+        let mut rng = rand::rng();
         match self.variant {
-            Variant::Flip => Ok(Opening::Flip(FlipStart::random(&mut rand::rng()))),
-            Variant::Standard => {
-                let d = blocking(self.hub.pool(), move |c| {
-                    super::deploy::initial(c, south, north)
-                })
-                .await?;
-                Ok(Opening::Standard(d))
-            }
+            Variant::Flip => Opening::Flip(FlipStart::random(&mut rng)),
+            Variant::Standard => Opening::Standard(super::deploy::initial(&mut rng)),
         }
     }
 
@@ -63,26 +59,23 @@ impl Task {
             // Being started against the computer: as good as taken.
             return Err(AppError::Conflict("the game is no longer open".into()));
         }
-        if self.row.rated {
-            // The joiner's rated games; the creator's open one already counts as theirs.
-            let creator = self.row.creator_id;
-            blocking(self.hub.pool(), move |c| {
-                super::lobby::check_rated_together(c, creator, user)?;
-                super::lobby::check_rated_room(c, user)
-            })
-            .await?;
-        }
         let (south, north) = Self::draw_seats(self.row.creator_id, user);
-        let opening = self.opening(south, north).await?;
+        let opening = self.opening();
         let now = now_ms();
         let deadline = self.opening_deadline(&opening, now);
         let id = self.row.id.clone();
         let fields = OpeningFields::of(&opening);
         let stored = fields.clone();
+        let joining = Start::Join {
+            creator: self.row.creator_id,
+            joiner: user,
+            rated: self.row.rated,
+        };
         let started = self
             .hub
             .pool()
             .write(move |c| -> Result<bool, AppError> {
+                caps::check(c, &joining)?;
                 Ok(games::start(
                     c,
                     &id,
@@ -168,9 +161,11 @@ impl Task {
     }
 
     /// A player asks for a rematch; when both have, the new game is created and both
-    /// entries are published together.
+    /// entries are published together. A rematch is a new game like any other and
+    /// counts against the same caps (`caps`): refused, the asker hears why and nothing
+    /// changes (no offer is recorded or shown).
     pub(super) async fn rematch(&mut self, conn: u64) -> Handled {
-        let seat = self.seat_of(conn).ok_or_else(ErrorBody::not_a_player)?;
+        let (seat, asker) = self.player(conn).ok_or_else(ErrorBody::not_a_player)?;
         if self.row.status != FINISHED {
             return Err(ErrorBody::new(
                 "illegal",
@@ -180,47 +175,55 @@ impl Task {
         if self.row.next_game.is_some() || self.rematch[seat.index()] {
             return Ok(Vec::new());
         }
-        self.rematch[seat.index()] = true;
+        let other = match seat.other() {
+            Seat::South => self.row.south_id,
+            Seat::North => self.row.north_id,
+        };
+        let Some(other) = other else {
+            return Err(ErrorBody::new("internal", "the game has no opponent"));
+        };
+        let starting = Start::Rematch {
+            asker,
+            other,
+            rated: self.row.rated,
+        };
+        let mut agreed = self.rematch;
+        agreed[seat.index()] = true;
         let mut entries = vec![Entry::RematchOffer(seat)];
         // The computer always plays again.
         if let Some(c) = self.computer.as_ref().map(|c| c.seat)
-            && !self.rematch[c.index()]
+            && !agreed[c.index()]
         {
-            self.rematch[c.index()] = true;
+            agreed[c.index()] = true;
             entries.push(Entry::RematchOffer(c));
         }
-        if self.rematch != [true, true] {
+        if agreed != [true, true] {
+            // Said now rather than once the opponent agrees; checked again, with the
+            // new game's creation, when they do.
+            blocking(self.hub.pool(), move |c| caps::check(c, &starting))
+                .await
+                .map_err(refusal)?;
+            self.rematch = agreed;
             return Ok(entries);
         }
-        match self.start_rematch().await {
-            Ok(next) => {
-                self.row.next_game = Some(next.clone());
-                entries.push(Entry::Rematch(next.clone()));
-                if let Err(e) = self.hub.handle(&next).await {
-                    tracing::error!(game = %next, error = %e, "cannot start the rematch task");
-                }
-            }
-            Err(e) => {
-                tracing::error!(game = %self.row.id, error = %e, "cannot create a rematch");
-                self.rematch = [false, false];
-                self.error(
-                    conn,
-                    "internal",
-                    "the rematch could not be created; ask again",
-                    None,
-                );
-            }
+        let next = self.start_rematch(starting).await.map_err(refusal)?;
+        self.rematch = agreed;
+        self.row.next_game = Some(next.clone());
+        entries.push(Entry::Rematch(next.clone()));
+        if let Err(e) = self.hub.handle(&next).await {
+            tracing::error!(game = %next, error = %e, "cannot start the rematch task");
         }
         Ok(entries)
     }
 
-    /// The same pair, the same table: a new game whose base is one higher (RULES §3.1).
-    async fn start_rematch(&mut self) -> Result<String, AppError> {
+    /// The same pair, the same table: a new game whose base is one higher (RULES §3.1),
+    /// created within the caps in one write.
+    async fn start_rematch(&mut self, starting: Start) -> Result<String, AppError> {
         let (Some(a), Some(b)) = (self.row.south_id, self.row.north_id) else {
             return Err(AppError::internal("a finished game without players"));
         };
         let (south, north) = Self::draw_seats(a, b);
-        let opening = self.opening(south, north).await?;
+        let opening = self.opening();
         let now = now_ms();
         let deadline = self.opening_deadline(&opening, now);
         let fields = OpeningFields::of(&opening);
@@ -249,20 +252,32 @@ impl Task {
         let id = row.id.clone();
         let old = self.row.id.clone();
         let deployment = fields.deployment;
-        blocking(self.hub.pool(), move |c| {
-            let fail = |_| diesel::result::Error::RollbackTransaction;
-            crate::db::write_transaction(c, |c| {
-                games::insert(c, &row).map_err(fail)?;
+        // Through the writer, as every start is: the check and the insert are one write.
+        self.hub
+            .pool()
+            .write(move |c| -> Result<(), AppError> {
+                caps::check(c, &starting)?;
+                games::insert(c, &row)?;
                 if let Some(d) = &deployment {
-                    games::set_deployment(c, &row.id, d).map_err(fail)?;
+                    games::set_deployment(c, &row.id, d)?;
                 }
-                games::set_next(c, &old, &row.id).map_err(fail)?;
-                Ok::<_, diesel::result::Error>(())
+                games::set_next(c, &old, &row.id)?;
+                Ok(())
             })
-            .map_err(AppError::internal)
-        })
-        .await?;
+            .await?;
         Ok(id)
+    }
+}
+
+/// What the asker of a refused rematch hears: the cap it would break, or that it
+/// could not be created (the cause is logged).
+fn refusal(e: AppError) -> ErrorBody {
+    match e {
+        AppError::Internal(_) => {
+            tracing::error!(error = %e, "cannot create a rematch");
+            ErrorBody::new("internal", "the rematch could not be created; ask again")
+        }
+        e => ErrorBody::new(e.code(), e.message()),
     }
 }
 

@@ -1,15 +1,18 @@
 //! The lobby's rules against one player taking it over: at most [`MAX_OPEN_GAMES`]
-//! open games and [`MAX_RATED_GAMES`] rated games in hand per player; open games whose
-//! creator has gone (no lobby socket, no socket on the game, for the idle time) are
-//! neither listed nor paired, and the sweep cancels them; quick pairing finds games by
-//! their settings, creators who are here first, newest first.
+//! open games and [`MAX_RATED_GAMES`] rated games in hand per player (checked, with
+//! every other cap, in `caps`); a list that shows at most [`LISTED_PER_CREATOR`] games
+//! of anyone, established players' before new accounts'; open games whose creator has
+//! gone (no lobby socket, no socket on the game, for the idle time) are neither listed
+//! nor paired, and the sweep cancels them; quick pairing finds games by their settings,
+//! creators who are here first, newest first.
 
 use super::presence::Presence;
-use super::summary::{self, OpenGame};
+use super::summary::{OpenGame, PlayerInfo};
 use super::{Cmd, Hub, blocking};
-use crate::db::games::{self, GameRow, Wanted};
-use crate::db::{DbConn, kinds, now_ms};
+use crate::db::games::{self, Creators, GameRow, Wanted};
+use crate::db::now_ms;
 use crate::error::AppError;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,65 +22,24 @@ pub const MAX_OPEN_GAMES: i64 = 5;
 /// Rated games one player may have in hand at once (running, or open and waiting):
 /// a person plays one or two at a time; more is an account farming rating with alts.
 pub const MAX_RATED_GAMES: i64 = 3;
-/// The most games the lobby lists, newest first.
+/// The most games the lobby lists.
 pub const LOBBY_LIMIT: usize = 100;
-/// Open games read to fill the list: more than it shows, for those skipped as abandoned.
+/// The most games of one creator the lobby lists (their newest): 21 accounts with five
+/// open games each filled the newest 100 and pushed everyone else's off the list. A
+/// player's other open games are still found by quick pairing and invitations.
+pub const LISTED_PER_CREATOR: usize = 2;
+/// How old an account must be for its games to be listed among established players'
+/// without a finished rated game: new accounts cost a flooder nothing, week-old ones
+/// (at the registration limit of five an hour per address) a week of waiting.
+pub const ESTABLISHED_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
+/// Open games read to fill the list, of established creators and of new ones each:
+/// more than it shows, for those skipped as abandoned or past a creator's share (at
+/// least 60 creators' games among 300, since each has at most five open).
 const LOBBY_SCAN: i64 = 300;
 /// Compatible games quick pairing tries, newest first.
 const PAIR_SCAN: i64 = 50;
 /// Old open games the sweep reads at a time.
 const SWEEP_PAGE: i64 = 500;
-
-/// Refuses a new open game past [`MAX_OPEN_GAMES`].
-pub fn check_open_room(c: &mut DbConn, user: i64) -> Result<(), AppError> {
-    if games::open_count(c, user)? >= MAX_OPEN_GAMES {
-        return Err(AppError::Limit(
-            "too_many_open_games",
-            format!(
-                "you already have {MAX_OPEN_GAMES} open games; cancel one or wait for an \
-                 opponent before opening another"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// Refuses a rated game (opened or joined) past [`MAX_RATED_GAMES`] in hand.
-pub fn check_rated_room(c: &mut DbConn, user: i64) -> Result<(), AppError> {
-    if games::rated_in_hand(c, user)? >= MAX_RATED_GAMES {
-        return Err(AppError::Limit(
-            "too_many_rated_games",
-            format!(
-                "you already have {MAX_RATED_GAMES} rated games open or in play; finish or \
-                 cancel one first (casual games are not limited)"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// The kind of player `user` may meet in a rated game (their own: people meet people,
-/// bots meet bots), or 403 `not_rated_together` for the computer, which plays casual
-/// games only.
-pub fn rated_pool(c: &mut DbConn, user: i64) -> Result<&'static str, AppError> {
-    let kind = kinds::of(c, user)?.ok_or(AppError::NotLoggedIn)?;
-    kinds::rated_pool(&kind)
-        .ok_or_else(|| AppError::NotRatedTogether("the computer plays casual games only".into()))
-}
-
-/// Refuses a rated game between `creator` and `joiner` unless they are of one kind:
-/// ratings of bots and of people are kept apart, so that no person's rating is won or
-/// lost against a program.
-pub fn check_rated_together(c: &mut DbConn, creator: i64, joiner: i64) -> Result<(), AppError> {
-    let (a, b) = (rated_pool(c, creator)?, rated_pool(c, joiner)?);
-    if a == b {
-        return Ok(());
-    }
-    Err(AppError::NotRatedTogether(
-        "rated games are between two people or two bots: a bot and a person play casual          games only"
-            .into(),
-    ))
-}
 
 /// Whether an open game has been abandoned: its creator has been away from the lobby
 /// and from the game for `idle`, counting from its creation at the earliest.
@@ -88,12 +50,32 @@ fn abandoned(p: &Presence, idle: i64, creator: i64, id: &str, created_at: i64, n
     }
 }
 
+/// What the lobby lists of `tiers` (established creators' open games, then new
+/// accounts', each newest first): those `keep` keeps, at most [`LISTED_PER_CREATOR`]
+/// per creator, in that order, at most [`LOBBY_LIMIT`]. One player cannot fill the
+/// list, and accounts made for flooding it come after everyone with a standing.
+fn listed(tiers: [Vec<GameRow>; 2], keep: impl Fn(&GameRow) -> bool) -> Vec<GameRow> {
+    let mut shown: HashMap<i64, usize> = HashMap::new();
+    tiers
+        .into_iter()
+        .flatten()
+        .filter(|r| keep(r))
+        .filter(|r| {
+            let n = shown.entry(r.creator_id).or_default();
+            *n += 1;
+            *n <= LISTED_PER_CREATOR
+        })
+        .take(LOBBY_LIMIT)
+        .collect()
+}
+
 impl Hub {
     fn idle_ms(&self) -> i64 {
         self.config.open_game_idle.as_millis() as i64
     }
 
-    /// The lobby's list: open games not abandoned, newest first, at most [`LOBBY_LIMIT`].
+    /// The lobby's list (see [`listed`]) of open games that are not abandoned, at most
+    /// [`LOBBY_LIMIT`].
     pub async fn open_list(&self) -> Result<Vec<OpenGame>, AppError> {
         let presence = self.presence.clone();
         let idle = self.idle_ms();
@@ -107,11 +89,21 @@ impl Hub {
             .collect();
         blocking(&self.pool, move |c| {
             let now = now_ms();
+            let made_by = now - ESTABLISHED_AFTER.as_millis() as i64;
+            let tiers = [
+                games::open_newest(c, Creators::Established { made_by }, LOBBY_SCAN)?,
+                games::open_newest(c, Creators::New { made_by }, LOBBY_SCAN)?,
+            ];
             let keep = |r: &GameRow| {
                 !abandoned(&presence, idle, r.creator_id, &r.id, r.created_at, now)
                     && !reserved.contains(&r.id)
             };
-            Ok(summary::open_games(c, LOBBY_SCAN, LOBBY_LIMIT, keep)?)
+            let mut open = Vec::new();
+            for row in listed(tiers, keep) {
+                let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
+                open.push(OpenGame::of(&row, &creator));
+            }
+            Ok(open)
         })
         .await
     }
@@ -128,7 +120,7 @@ impl Hub {
     ) -> Result<Vec<String>, AppError> {
         let rows = blocking(&self.pool, move |c| {
             let creator_kind = if rated {
-                Some(rated_pool(c, user)?)
+                Some(super::caps::rated_pool(c, user)?)
             } else {
                 None
             };
@@ -169,6 +161,54 @@ impl Hub {
     pub async fn seat_lock(&self, user: i64) -> tokio::sync::MutexGuard<'_, ()> {
         let i = user.rem_euclid(self.seat_locks.len() as i64) as usize;
         self.seat_locks[i].lock().await
+    }
+
+    /// The newest open game `user` created with these settings that still waits for
+    /// an opponent (not abandoned, not being started against the computer).
+    pub async fn own_waiting(
+        &self,
+        user: i64,
+        variant: &'static str,
+        seconds_per_action: i32,
+        rated: bool,
+    ) -> Result<Option<String>, AppError> {
+        let rows = blocking(&self.pool, move |c| {
+            Ok(games::open_own_with(
+                c,
+                user,
+                variant,
+                seconds_per_action,
+                rated,
+            )?)
+        })
+        .await?;
+        let now = now_ms();
+        let idle = self.idle_ms();
+        Ok(rows
+            .into_iter()
+            .find(|r| {
+                self.reserved_for(&r.id).is_none()
+                    && !abandoned(&self.presence, idle, r.creator_id, &r.id, r.created_at, now)
+            })
+            .map(|r| r.id))
+    }
+
+    /// Serialises quick pairings that look for the same settings, from looking to
+    /// opening: two identical requests at once would each find nothing and each open a
+    /// game (10 times in 10); one after the other, the second finds the first's game
+    /// and joins it. Taken after [`Hub::seat_lock`], never before. Striped, as seat
+    /// locks are: settings that share a stripe wait a moment for each other.
+    pub async fn pair_lock(
+        &self,
+        variant: &str,
+        seconds_per_action: i32,
+        rated: bool,
+    ) -> tokio::sync::MutexGuard<'_, ()> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (variant, seconds_per_action, rated).hash(&mut h);
+        let i = (h.finish() % self.pair_locks.len() as u64) as usize;
+        self.pair_locks[i].lock().await
     }
 
     /// Cancels abandoned open games every so often (a quarter of the idle time, between

@@ -1,6 +1,7 @@
 //! Live games: one task per game owns its state, clock and subscribers and is the only
 //! writer of that game; the hub finds or starts those tasks and keeps the lobby list.
 
+pub mod caps;
 mod clock;
 pub mod computer;
 mod deploy;
@@ -102,6 +103,8 @@ pub struct Hub {
     presence: Arc<presence::Presence>,
     /// See [`Hub::seat_lock`].
     seat_locks: Box<[tokio::sync::Mutex<()>]>,
+    /// See [`Hub::pair_lock`].
+    pair_locks: Box<[tokio::sync::Mutex<()>]>,
     thinkers: computer::Thinkers,
     /// Open games being started against the computer, by id: the one player (the
     /// computer) who may join each, and the lobby does not list them.
@@ -137,6 +140,7 @@ impl Hub {
             ended: AtomicU64::new(0),
             presence: presence::Presence::new(db::now_ms()),
             seat_locks: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
+            pair_locks: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
             thinkers: computer::Thinkers::start(config.think_threads),
             reserved: Mutex::new(HashMap::new()),
             config,

@@ -155,23 +155,6 @@ impl OpenGame {
     }
 }
 
-/// The lobby's open-games list: of the newest `scan` open games, the first `limit`
-/// that `keep` keeps, newest first.
-pub fn open_games(
-    conn: &mut DbConn,
-    scan: i64,
-    limit: usize,
-    keep: impl Fn(&GameRow) -> bool,
-) -> Result<Vec<OpenGame>, DbError> {
-    let rows = crate::db::games::open_newest(conn, scan)?;
-    let mut open = Vec::with_capacity(rows.len().min(limit));
-    for row in rows.into_iter().filter(|r| keep(r)).take(limit) {
-        let creator = PlayerInfo::load(conn, row.creator_id, &row.variant)?;
-        open.push(OpenGame::of(&row, &creator));
-    }
-    Ok(open)
-}
-
 /// A player's standing in one variant: the page's `Player`.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayerStanding {

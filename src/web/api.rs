@@ -7,7 +7,8 @@ use crate::db::{self, users};
 use crate::engine::Level;
 use crate::error::AppError;
 use crate::live::{
-    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, lobby, new_game_id,
+    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, caps, lobby,
+    new_game_id,
 };
 use crate::rules::board::{self, Square};
 use crate::rules::view::Face;
@@ -75,11 +76,12 @@ async fn open_game(hub: &Arc<Hub>, user: i64, spec: NewGame) -> Result<String, A
     // Through the writer, committed with the games' steps (see db::writer).
     hub.pool()
         .write(move |c| -> Result<(), AppError> {
-            lobby::check_open_room(c, user)?;
-            if row.rated {
-                lobby::rated_pool(c, user)?;
-                lobby::check_rated_room(c, user)?;
-            }
+            let opening = caps::Start::Open {
+                creator: user,
+                rated: row.rated,
+                computer: false,
+            };
+            caps::check(c, &opening)?;
             Ok(games::insert(c, &row)?)
         })
         .await?;
@@ -106,7 +108,8 @@ pub async fn create_game(
 }
 
 /// Joins a compatible open game of someone else (found by its settings: creators who
-/// are here first, newest first; never an abandoned one), or opens one.
+/// are here first, newest first; never an abandoned one), or else hands back the
+/// caller's own open game of those settings, or opens one.
 pub async fn quick_pair(
     hub: web::Data<Arc<Hub>>,
     caller: Caller,
@@ -122,28 +125,30 @@ pub async fn quick_pair(
         ));
     }
     let spec = *body;
+    let (variant, spa, rated) = (
+        spec.variant.name(),
+        spec.seconds_per_action as i32,
+        spec.rated,
+    );
     let _mine = hub.seat_lock(user).await;
-    if spec.rated {
-        // Joining and opening both need room; say so before trying either.
-        blocking(hub.pool(), move |c| lobby::check_rated_room(c, user)).await?;
-    }
-    let candidates = hub
-        .pair_candidates(
-            user,
-            spec.variant.name(),
-            spec.seconds_per_action as i32,
-            spec.rated,
-        )
-        .await?;
+    // Held until the game is joined or opened, so that another request for these
+    // settings waiting here finds the game this one opens.
+    let _pairing = hub.pair_lock(variant, spa, rated).await;
+    let candidates = hub.pair_candidates(user, variant, spa, rated).await?;
     for id in candidates {
         match hub.ask(&id, |reply| Cmd::Join { user, reply }).await {
             Ok(()) => return Ok(HttpResponse::Ok().json(json!({"id": id, "joined": true}))),
             // Someone else was quicker; try the next one.
             Err(AppError::Conflict(_)) => continue,
+            // Past a cap (the caller's rated games in hand): the same for any game.
             Err(e) => return Err(e),
         }
     }
-    let id = open_game(&hub, user, spec).await?;
+    // Asked twice (a double click, a retry): the game already waiting, not another.
+    let id = match hub.own_waiting(user, variant, spa, rated).await? {
+        Some(id) => id,
+        None => open_game(&hub, user, spec).await?,
+    };
     Ok(HttpResponse::Ok().json(json!({"id": id, "joined": false})))
 }
 

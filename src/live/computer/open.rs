@@ -1,34 +1,22 @@
 //! A person starts a game against the computer: the game is opened as any casual game
-//! (within the person's caps), and the computer player of the chosen level joins it at
-//! once through the same join as a person, so it starts dealt (flip chess) or deploying
-//! (standard 军棋) before the answer goes out. Until then the game is reserved for the
+//! (within the person's caps, `caps`), and the computer player of the chosen level
+//! joins it at once through the same join as a person (which checks the caps again, for
+//! the game as running), so it starts dealt (flip chess) or deploying (standard 军棋)
+//! before the answer goes out. Until then the game is reserved for the
 //! computer: no one else can join it and the lobby does not list it.
 
 use crate::db::games::{self, GameRow};
-use crate::db::{DbConn, users};
+use crate::db::users;
 use crate::engine::Level;
 use crate::error::AppError;
-use crate::live::{Cmd, Hub, blocking, lobby};
+use crate::live::caps::{self, Start};
+use crate::live::{Cmd, Hub, blocking};
 use std::sync::Arc;
 
-/// Games one person may play against the computer at once: enough for a game of each
-/// variant and one to spare; each takes a share of the thinking threads.
+/// Games one person may play against the computer at once (running, rematches
+/// included; see `caps`): enough for a game of each variant and one to spare; each
+/// takes a share of the thinking threads.
 pub const MAX_COMPUTER_GAMES: i64 = 3;
-
-/// Refuses a game against the computer past [`MAX_COMPUTER_GAMES`] running.
-fn check_computer_room(c: &mut DbConn, user: i64) -> Result<(), AppError> {
-    let computers = users::computer_ids(c)?;
-    if games::computer_games_running(c, user, &computers)? >= MAX_COMPUTER_GAMES {
-        return Err(AppError::Limit(
-            "too_many_computer_games",
-            format!(
-                "you already play {MAX_COMPUTER_GAMES} games against the computer; finish \
-                 or resign one before starting another"
-            ),
-        ));
-    }
-    Ok(())
-}
 
 /// Keeps an open game for the computer for as long as it lives.
 struct Reservation<'a> {
@@ -77,8 +65,12 @@ impl Hub {
         let _kept = self.reserve(&id, computer.id);
         self.pool()
             .write(move |c| -> Result<(), AppError> {
-                lobby::check_open_room(c, user)?;
-                check_computer_room(c, user)?;
+                let opening = Start::Open {
+                    creator: user,
+                    rated: false,
+                    computer: true,
+                };
+                caps::check(c, &opening)?;
                 Ok(games::insert(c, &row)?)
             })
             .await?;
