@@ -152,7 +152,10 @@ fn check_id(id: &str) -> Result<(), AppError> {
     if id.len() == 8 && id.chars().all(|c| c.is_ascii_alphanumeric()) {
         Ok(())
     } else {
-        Err(AppError::NotFound(format!("no game {id:?}")))
+        Err(AppError::NotFound(format!(
+            "no game {}",
+            crate::quote::quoted(id)
+        )))
     }
 }
 
@@ -470,7 +473,10 @@ pub struct VariantQuery {
 fn variant_param(q: &VariantQuery) -> Result<String, AppError> {
     match q.variant.as_deref().unwrap_or("flip") {
         v @ ("flip" | "standard") => Ok(v.to_string()),
-        other => Err(AppError::BadRequest(format!("unknown variant {other:?}"))),
+        other => Err(AppError::BadRequest(format!(
+            "unknown variant {}",
+            crate::quote::quoted(other)
+        ))),
     }
 }
 
@@ -482,8 +488,9 @@ pub async fn player(
     let name = path.into_inner();
     let variant = variant_param(&q)?;
     let p = blocking(hub.pool(), move |c| {
-        let user = users::by_name(c, &name)?
-            .ok_or_else(|| AppError::NotFound(format!("no player {name:?}")))?;
+        let user = users::by_name(c, &name)?.ok_or_else(|| {
+            AppError::NotFound(format!("no player {}", crate::quote::quoted(&name)))
+        })?;
         let stats = users::stats(c, user.id, &variant)?;
         Ok(PlayerStanding::of(&user, &stats))
     })

@@ -1,5 +1,6 @@
 //! The web service: routes, pages, sockets, sessions, and the mapping of errors to HTTP.
 
+pub mod access_log;
 mod api;
 mod assets;
 mod auth;
@@ -8,6 +9,7 @@ mod bots;
 mod chart;
 mod display_name;
 pub mod error;
+mod head;
 mod headers;
 mod history;
 mod i18n;

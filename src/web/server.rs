@@ -1,8 +1,8 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, bearer, bots, display_name, error, headers, history, ladder, layouts,
-    origin, page_cache, pages, profile, sessions, socket_caps, throttle, ws,
+    access_log, api, assets, auth, bearer, bots, display_name, error, head, headers, history,
+    ladder, layouts, origin, page_cache, pages, profile, sessions, socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -103,24 +103,32 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/layouts/import", web::post().to(layouts::import))
             .route("/layouts/{id}", web::patch().to(layouts::rename))
             .route("/layouts/{id}", web::delete().to(layouts::delete))
-            .route("/layouts/{id}/export", web::get().to(layouts::export)),
+            .route("/layouts/{id}/export", web::get().to(layouts::export))
+            .default_service(web::to(error::no_such_route)),
     )
     .route("/ws/lobby", web::get().to(ws::lobby_socket))
     .route("/ws/game/{id}", web::get().to(ws::game_socket))
-    .route("/", web::get().to(pages::lobby))
-    .route("/login", web::get().to(pages::login))
-    .route("/register", web::get().to(pages::register))
-    .route("/rules", web::get().to(pages::rules))
-    .route("/games", web::get().to(history::games))
-    .route("/ladder", web::get().to(ladder::ladder))
-    .route("/layouts", web::get().to(layouts::page))
-    .route("/bot", web::get().to(bots::page))
-    .route("/@/{name}", web::get().to(profile::profile))
-    .route("/@/{name}", web::post().to(profile::profile_form))
-    .route("/@/{name}/games", web::get().to(history::player_games))
-    .route("/game/{id}", web::get().to(pages::game))
     .route("/static/{path:.*}", web::get().to(assets::asset))
-    .route("/favicon.ico", web::get().to(assets::favicon));
+    .route("/favicon.ico", web::get().to(assets::favicon))
+    // The pages, last: the scope takes every address left, and answers errors (an
+    // unknown game or player, an address that names nothing) as pages.
+    .service(
+        web::scope("")
+            .wrap(middleware::from_fn(error::as_page))
+            .route("/", web::get().to(pages::lobby))
+            .route("/login", web::get().to(pages::login))
+            .route("/register", web::get().to(pages::register))
+            .route("/rules", web::get().to(pages::rules))
+            .route("/games", web::get().to(history::games))
+            .route("/ladder", web::get().to(ladder::ladder))
+            .route("/layouts", web::get().to(layouts::page))
+            .route("/bot", web::get().to(bots::page))
+            .route("/@/{name}", web::get().to(profile::profile))
+            .route("/@/{name}", web::post().to(profile::profile_form))
+            .route("/@/{name}/games", web::get().to(history::player_games))
+            .route("/game/{id}", web::get().to(pages::game))
+            .default_service(web::to(error::no_such_page)),
+    );
 }
 
 /// Runs the service until it is stopped. Prints `junqi listening on http://ADDR` once
@@ -169,6 +177,8 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let rank_counts = web::Data::new(ladder::RankCounts::default());
     let page_cache = web::Data::new(page_cache::PageCache::default());
     let socket_caps = web::Data::new(socket_caps::SocketCaps::default());
+    let access = web::Data::new(access_log::AccessLog::default());
+    actix_web::rt::spawn(access_log::count_skipped(access.clone()));
     let secure = config.secure_cookies;
     let server = HttpServer::new(move || {
         App::new()
@@ -176,6 +186,9 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(rank_counts.clone())
             .app_data(page_cache.clone())
             .app_data(socket_caps.clone())
+            .app_data(access.clone())
+            // Innermost, before routing: HEAD is routed as GET (head.rs).
+            .wrap(middleware::from_fn(head::as_get))
             .wrap(middleware::from_fn(origin::same_site_only))
             .app_data(guard.clone())
             .wrap(
@@ -205,7 +218,9 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             // which assets.rs sends from copies compressed at build time at the top
             // levels; and socket upgrades (101).
             .wrap(middleware::Compress::default())
-            .wrap(middleware::Logger::new("%r %s %Dms"))
+            // Outermost: every answer, errors and refusals included, within a budget
+            // of lines under a flood (access_log.rs).
+            .wrap(middleware::from_fn(access_log::log))
             .configure(configure)
     })
     .on_connect(on_connect)
