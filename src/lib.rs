@@ -8,6 +8,7 @@ pub mod error;
 pub mod layout_file;
 pub mod live;
 pub mod load;
+pub mod quote;
 pub mod record;
 pub mod record_input;
 pub mod rules;

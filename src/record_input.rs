@@ -56,11 +56,17 @@ pub fn read_limited(input: impl Read) -> io::Result<Result<String, RecordError>>
     let limit = (MAX_RECORD_BYTES + BOM.len_utf8() + 1) as u64;
     let mut bytes = Vec::new();
     input.take(limit).read_to_end(&mut bytes)?;
-    let text =
-        String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-    if text.strip_prefix(BOM).unwrap_or(&text).len() > MAX_RECORD_BYTES {
+    // The size first: the read may end inside a character of a record too large, which
+    // is no reason to call the file unreadable.
+    let mut bom = [0; 3];
+    let body = bytes
+        .strip_prefix(BOM.encode_utf8(&mut bom).as_bytes())
+        .unwrap_or(&bytes);
+    if body.len() > MAX_RECORD_BYTES {
         return Ok(Err(too_large()));
     }
+    let text =
+        String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     Ok(Ok(text))
 }
 
@@ -130,7 +136,10 @@ impl<'de> serde::de::Visitor<'de> for OutlineVisitor {
 }
 
 fn twice<E: serde::de::Error>(key: &str) -> E {
-    E::custom(format!("the key {key:?} appears twice in one object"))
+    E::custom(format!(
+        "the key {} appears twice in one object",
+        crate::quote::quoted(key)
+    ))
 }
 
 /// Any JSON value with unique keys; an array's length.

@@ -286,7 +286,7 @@ async fn the_profile_form_sets_and_refuses(db: TestDb) {
 
     // Someone else's profile, or logged out: refused.
     let r = request(&bob, "POST", "/@/alice", Some("display_name=x".into())).await;
-    r.assert_error(403, "forbidden");
+    r.assert_error_page(403, "forbidden");
     let r = request(
         &h.client(),
         "POST",
@@ -294,7 +294,7 @@ async fn the_profile_form_sets_and_refuses(db: TestDb) {
         Some("display_name=x".into()),
     )
     .await;
-    r.assert_error(401, "not_logged_in");
+    r.assert_error_page(401, "not_logged_in");
     assert_eq!(me(&mut alice).await["display_name"], "小明");
 
     // The remove button, and an empty box, remove it.

@@ -1254,3 +1254,82 @@ fn a_record_with_more_than_ten_thousand_actions_is_refused_before_replay() {
     ]));
     verify(&record).invalid(Some(0), &[]);
 }
+
+#[test]
+fn an_offending_value_of_three_mb_is_quoted_by_a_short_prefix_only() {
+    // A 3 MB value (under the 4 MiB limit) wherever a record may carry a bad string:
+    // the verdict names the field and quotes at most a short prefix of the value, cut
+    // between characters (三 is three bytes in UTF-8).
+    let huge = format!("x{}", "三".repeat(1 << 20));
+    let (actions, _) = flips(3);
+    let base = hand_record(json!(actions));
+    let mut cases: Vec<(Value, Option<usize>, &str)> = Vec::new();
+    let mut set = |path: &[&str], what: &'static str, action: Option<usize>| {
+        let mut r = base.clone();
+        let mut at = &mut r;
+        for key in &path[..path.len() - 1] {
+            at = match key.parse::<usize>() {
+                Ok(i) => &mut at[i],
+                Err(_) => &mut at[*key],
+            };
+        }
+        at[*path.last().unwrap()] = json!(huge);
+        cases.push((r, action, what));
+    };
+    set(&["format"], "format", None);
+    set(&["variant"], "variant", None);
+    set(&["ruleset"], "ruleset", None);
+    set(&["first"], "first", None);
+    set(&["deal", "a1", "piece"], "unknown piece", None);
+    set(&["deal", "a1", "colour"], "colour", None);
+    set(&["actions", "2", "flip"], "unknown square", Some(2));
+    set(&["actions", "2", "seat"], "unknown seat", Some(2));
+    set(&["commitment"], "commitment", None);
+    set(&["result"], "result", None);
+    set(&["options", "colour_rule"], "options", None);
+    // As a key: of the deal, of an action, of the options.
+    let mut r = base.clone();
+    let entry = r["deal"].as_object_mut().unwrap().remove("a1").unwrap();
+    r["deal"][huge.as_str()] = entry;
+    cases.push((r, None, "deal x三三"));
+    let mut r = base.clone();
+    r["actions"][1] = json!({"seat": "north", huge.as_str(): true});
+    cases.push((r, Some(1), "unknown action"));
+    let mut r = base.clone();
+    r["options"] = json!({huge.as_str(): true});
+    cases.push((r, None, "options"));
+    for (record, action, what) in &cases {
+        let run = verify(record);
+        let error = run.invalid(*action, &[what]);
+        assert!(
+            run.stdout.len() < 2048 && error.chars().count() <= 400,
+            "{what}: the verdict is {} bytes: {}…",
+            run.stdout.len(),
+            &run.stdout[..run.stdout.len().min(300)]
+        );
+        assert!(
+            error.contains("x三三"),
+            "{what}: the prefix is quoted: {error}"
+        );
+    }
+    // A key named twice, found before the record is read: twice 1.5 MB.
+    let half = &huge[..huge.len() / 2 + 1];
+    let text = base.to_string();
+    let at = text.find("\"base\":").unwrap();
+    let doubled = |key: &str| {
+        format!(
+            "{}{}:1,{}:2,{}",
+            &text[..at],
+            json!(key),
+            json!(key),
+            &text[at..]
+        )
+    };
+    let run = verify_text(&doubled(half));
+    let error = run.invalid(None, &["twice", "x三三"]);
+    assert!(run.stdout.len() < 2048, "{error}");
+    // Twice 3 MB is over 4 MiB: too large, though the limit falls inside a character.
+    let too_large = doubled(&huge);
+    assert!(!too_large.is_char_boundary(4 << 20));
+    verify_text(&too_large).invalid(None, &["larger than 4 MiB"]);
+}

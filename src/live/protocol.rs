@@ -1,6 +1,7 @@
 //! Messages of the game socket (docs/protocol.md): parsing what clients send.
 
-use crate::record::parse_layout;
+use crate::quote::quoted;
+use crate::record::{parse_layout, parse_square};
 use crate::rules::{Action, Layout, Square};
 use serde_json::Value;
 
@@ -99,8 +100,7 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
             .get(key)
             .and_then(Value::as_str)
             .ok_or_else(|| format!("{t} needs \"{key}\" in \"d\""))?;
-        s.parse()
-            .map_err(|e: crate::rules::board::BadSquare| e.to_string())
+        parse_square(s)
     };
     let kind = match t {
         "flip" => ClientKind::Act(Action::Flip(square("at")?)),
@@ -147,7 +147,8 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
                 },
                 other => {
                     return Err(format!(
-                        "unknown mark {other:?}; marks are {}, 清 and 全清",
+                        "unknown mark {}; marks are {}, 清 and 全清",
+                        quoted(other),
                         MARKS.join(" ")
                     ));
                 }
@@ -162,13 +163,17 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
                 .and_then(Value::as_str)
                 .ok_or("phrase needs an \"id\" in \"d\"")?;
             let known = PHRASES.iter().find(|p| **p == id).ok_or_else(|| {
-                format!("unknown phrase {id:?}; phrases are {}", PHRASES.join(" "))
+                format!(
+                    "unknown phrase {}; phrases are {}",
+                    quoted(id),
+                    PHRASES.join(" ")
+                )
             })?;
             ClientKind::Phrase(known)
         }
         "rematch" => ClientKind::Rematch,
         "ping" => ClientKind::Ping,
-        other => return Err(format!("unknown message type {other:?}")),
+        other => return Err(format!("unknown message type {}", quoted(other))),
     };
     Ok(ClientMsg { ack, kind })
 }
@@ -280,5 +285,24 @@ mod tests {
             parse(r#"{"t":"load_layout","d":{"id":4}}"#).unwrap().kind,
             ClientKind::Deploy(DeployCmd::Load(4))
         );
+    }
+
+    #[test]
+    fn an_error_quotes_a_short_prefix_of_a_long_value() {
+        // A frame is at most 16 KiB; its error, sent back and perhaps logged, is short.
+        let long = "将".repeat(5000);
+        for message in [
+            serde_json::json!({"t": long}),
+            serde_json::json!({"t": "flip", "d": {"at": long}}),
+            serde_json::json!({"t": "move", "d": {"from": "a1", "to": long}}),
+            serde_json::json!({"t": "mark", "d": {"at": "a1", "mark": long}}),
+            serde_json::json!({"t": "phrase", "d": {"id": long}}),
+            serde_json::json!({"t": "layout", "d": {"layout": {long.as_str(): "flag"}}}),
+            serde_json::json!({"t": "layout", "d": {"layout": {"a1": long}}}),
+        ] {
+            let error = parse(&message.to_string()).unwrap_err();
+            assert!(error.contains("将将将"), "{error}");
+            assert!(error.chars().count() < 200, "{} characters", error.len());
+        }
     }
 }

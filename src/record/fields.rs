@@ -2,6 +2,7 @@
 //! reading them back with errors that name the field.
 
 use super::{RecordError, Setup};
+use crate::quote::{QUOTE_CHARS, clipped, quoted};
 use crate::rules::deal::Deal;
 use crate::rules::{Action, Colour, Layout, Piece, Seat, Square};
 use serde_json::{Map, Value, json};
@@ -67,20 +68,32 @@ fn parse_seat(v: Option<&Value>) -> Result<Seat, String> {
     match v.and_then(Value::as_str) {
         Some("south") => Ok(Seat::South),
         Some("north") => Ok(Seat::North),
-        Some(other) => Err(format!("unknown seat {other:?} (south or north)")),
+        Some(other) => Err(format!("unknown seat {} (south or north)", quoted(other))),
         None => Err("a seat (\"south\" or \"north\") is required".into()),
     }
 }
 
-fn square(s: &str) -> Result<Square, String> {
+/// A square by its name (`a1` … `e12`), or why not, quoting at most a short prefix of
+/// what was sent (the rules' own error quotes all of it). The sockets read squares
+/// with this too.
+pub fn parse_square(s: &str) -> Result<Square, String> {
     s.parse()
-        .map_err(|e: crate::rules::board::BadSquare| e.to_string())
+        .map_err(|_| format!("unknown square {} (files a–e, ranks 1–12)", quoted(s)))
+}
+
+fn square(s: &str) -> Result<Square, String> {
+    parse_square(s)
 }
 
 fn piece(v: &Value) -> Result<Piece, String> {
     let name = v.as_str().ok_or("a piece name must be a string")?;
     name.parse()
-        .map_err(|e: crate::rules::piece::BadPiece| e.to_string())
+        .map_err(|_| format!("unknown piece {}", quoted(name)))
+}
+
+/// An object key as an error names it, unquoted (`deal a1: …`) and cut short.
+fn key(k: &str) -> std::borrow::Cow<'_, str> {
+    clipped(k, QUOTE_CHARS)
 }
 
 /// Reads a deal written as square → `{piece, colour}`.
@@ -90,13 +103,19 @@ pub fn parse_deal(v: &Value) -> Result<Deal, RecordError> {
         .ok_or_else(|| RecordError::field("deal must be an object of square → {piece, colour}"))?;
     let mut entries = Vec::with_capacity(obj.len());
     for (k, e) in obj {
-        let err = |m: String| RecordError::field(format!("deal {k}: {m}"));
+        let err = |m: String| RecordError::field(format!("deal {}: {m}", key(k)));
         let s = square(k).map_err(err)?;
         let p = piece(e.get("piece").unwrap_or(&Value::Null)).map_err(err)?;
         let c = match e.get("colour").and_then(Value::as_str) {
             Some("red") => Colour::Red,
             Some("blue") => Colour::Blue,
-            other => return Err(err(format!("unknown colour {other:?} (red or blue)"))),
+            Some(other) => {
+                return Err(err(format!(
+                    "unknown colour {} (red or blue)",
+                    quoted(other)
+                )));
+            }
+            None => return Err(err("a colour (red or blue) is required".into())),
         };
         entries.push((s, p, c));
     }
@@ -128,7 +147,7 @@ pub fn parse_layout(v: &Value) -> Result<Layout, String> {
         .ok_or(" must be an object of square → piece")?;
     let mut l = Layout::default();
     for (k, e) in obj {
-        let err = |m: String| format!(" {k}: {m}");
+        let err = |m: String| format!(" {}: {m}", key(k));
         let s = square(k).map_err(err)?;
         let p = match e {
             Value::Object(o) => piece(o.get("piece").unwrap_or(&Value::Null)),
@@ -190,7 +209,7 @@ pub fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
             "decline_draw" => flag(k, Action::DeclineDraw)?,
             "resign" => flag(k, Action::Resign)?,
             "escape" => flag(k, Action::Escape)?,
-            other => return Err(format!("unknown action {other:?}")),
+            other => return Err(format!("unknown action {}", quoted(other))),
         };
         if found.replace(action).is_some() {
             return Err("an action object holds exactly one action".into());

@@ -4,6 +4,7 @@
 //! player handed a bad record deserves to hear which field or which action is wrong,
 //! in words, and derive's messages cannot say that.
 
+use crate::quote::{MESSAGE_CHARS, QUOTE_CHARS, clipped, quoted};
 use crate::rules::deal::{self, Deal};
 use crate::rules::{Action, Colour, Game, Layout, Options, Outcome, Piece, Seat, Square, Variant};
 use serde_json::{Map, Value, json};
@@ -14,6 +15,7 @@ mod fields;
 
 pub use fields::{
     action_json, deal_json, layout_json, parse_action, parse_deal, parse_layout, parse_layout_text,
+    parse_square,
 };
 use fields::{describe, opt_str, parse_layouts, seat, str_field};
 
@@ -100,7 +102,7 @@ impl RecordError {
     pub(crate) fn field(message: impl Into<String>) -> RecordError {
         RecordError {
             action: None,
-            message: message.into(),
+            message: bounded(message.into()),
         }
     }
     pub(crate) fn malformed(e: &serde_json::Error) -> RecordError {
@@ -113,8 +115,17 @@ impl RecordError {
     fn at(index: usize, message: impl Into<String>) -> RecordError {
         RecordError {
             action: Some(index),
-            message: message.into(),
+            message: bounded(message.into()),
         }
+    }
+}
+
+/// Every message is cut to [`MESSAGE_CHARS`]: the values it quotes are cut where it is
+/// written, but a library's message (serde's, reading `options`) may quote the record.
+fn bounded(message: String) -> String {
+    match clipped(&message, MESSAGE_CHARS) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(cut) => cut,
     }
 }
 
@@ -234,7 +245,8 @@ impl Record {
                 })?;
                 if &expected != c {
                     return Err(RecordError::field(format!(
-                        "the commitment does not match the deal and salt (expected {expected}, the record says {c})"
+                        "the commitment does not match the deal and salt (expected {expected}, the record says {})",
+                        quoted(c)
                     )));
                 }
                 true
@@ -266,7 +278,12 @@ impl Record {
             let outcome = game.outcome();
             let result = outcome.map(|o| result_name(o).to_string());
             let reason = outcome.map(|o| o.reason.name().to_string());
-            let shown = |x: &Option<String>| x.clone().unwrap_or_else(|| "null (not over)".into());
+            let shown = |x: &Option<String>| {
+                x.as_deref().map_or_else(
+                    || "null (not over)".into(),
+                    |s| clipped(s, QUOTE_CHARS).into_owned(),
+                )
+            };
             if let Some(claimed) = &claim.result
                 && claimed != &result
             {
@@ -359,7 +376,8 @@ impl Record {
         let format = str_field(obj, "format")?;
         if format != FORMAT {
             return Err(RecordError::field(format!(
-                "format is {format:?}; this verifier reads {FORMAT:?}"
+                "format is {}; this verifier reads {FORMAT:?}",
+                quoted(format)
             )));
         }
         let variant = match str_field(obj, "variant")? {
@@ -367,14 +385,16 @@ impl Record {
             "standard" => Variant::Standard,
             other => {
                 return Err(RecordError::field(format!(
-                    "unknown variant {other:?} (flip or standard)"
+                    "unknown variant {} (flip or standard)",
+                    quoted(other)
                 )));
             }
         };
         let ruleset = str_field(obj, "ruleset")?;
         if ruleset != variant.ruleset() {
             return Err(RecordError::field(format!(
-                "ruleset {ruleset:?} does not belong to variant {}; expected {:?}",
+                "ruleset {} does not belong to variant {}; expected {:?}",
+                quoted(ruleset),
                 variant.name(),
                 variant.ruleset()
             )));

@@ -7,8 +7,7 @@ use crate::db::{self, users};
 use crate::engine::Level;
 use crate::error::AppError;
 use crate::live::{
-    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, caps, lobby,
-    new_game_id,
+    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, caps, new_game_id,
 };
 use crate::rules::board::{self, Square};
 use crate::rules::view::Face;
@@ -156,7 +155,10 @@ fn check_id(id: &str) -> Result<(), AppError> {
     if id.len() == 8 && id.chars().all(|c| c.is_ascii_alphanumeric()) {
         Ok(())
     } else {
-        Err(AppError::NotFound(format!("no game {id:?}")))
+        Err(AppError::NotFound(format!(
+            "no game {}",
+            crate::quote::quoted(id)
+        )))
     }
 }
 
@@ -416,7 +418,10 @@ pub struct VariantQuery {
 fn variant_param(q: &VariantQuery) -> Result<String, AppError> {
     match q.variant.as_deref().unwrap_or("flip") {
         v @ ("flip" | "standard") => Ok(v.to_string()),
-        other => Err(AppError::BadRequest(format!("unknown variant {other:?}"))),
+        other => Err(AppError::BadRequest(format!(
+            "unknown variant {}",
+            crate::quote::quoted(other)
+        ))),
     }
 }
 
@@ -428,8 +433,9 @@ pub async fn player(
     let name = path.into_inner();
     let variant = variant_param(&q)?;
     let p = blocking(hub.pool(), move |c| {
-        let user = users::by_name(c, &name)?
-            .ok_or_else(|| AppError::NotFound(format!("no player {name:?}")))?;
+        let user = users::by_name(c, &name)?.ok_or_else(|| {
+            AppError::NotFound(format!("no player {}", crate::quote::quoted(&name)))
+        })?;
         let stats = users::stats(c, user.id, &variant)?;
         Ok(PlayerStanding::of(&user, &stats))
     })

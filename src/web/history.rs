@@ -207,7 +207,10 @@ pub(super) fn one_of(
     match value.as_deref() {
         None | Some("") => Ok(None),
         Some(v) if allowed.contains(&v) => Ok(Some(v.to_string())),
-        Some(v) => Err(AppError::BadRequest(format!("unknown {what} {v:?}"))),
+        Some(v) => Err(AppError::BadRequest(format!(
+            "unknown {what} {}",
+            crate::quote::quoted(v)
+        ))),
     }
 }
 
@@ -328,8 +331,8 @@ async fn history_page(
     .await?;
     if owner.is_some() && found.is_none() {
         return Err(AppError::NotFound(format!(
-            "no player {:?}",
-            owner.unwrap_or_default()
+            "no player {}",
+            crate::quote::quoted(&owner.unwrap_or_default())
         )));
     }
     let unknown_player = found.is_none();

@@ -1,5 +1,6 @@
 //! The web service: routes, pages, sockets, sessions, and the mapping of errors to HTTP.
 
+pub mod access_log;
 mod api;
 mod assets;
 mod auth;
@@ -10,9 +11,10 @@ mod device_cookie;
 mod display_name;
 mod drawn_width;
 pub mod error;
-mod frame_budget;
 mod finished;
 mod finished_cache;
+mod frame_budget;
+mod head;
 mod headers;
 mod history;
 mod i18n;

@@ -120,7 +120,10 @@ pub async fn game(
     })
     .await?;
     if !exists {
-        return Err(AppError::NotFound(format!("no game {id:?}")));
+        return Err(AppError::NotFound(format!(
+            "no game {}",
+            crate::quote::quoted(&id)
+        )));
     }
     let page = GamePage {
         user: account(&hub, &session).await,

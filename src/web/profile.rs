@@ -181,7 +181,9 @@ async fn profile_page(
             Ok(()) => profiles::by_name(c, &lookup, &v, RECENT_GAMES)?,
             Err(_) => None,
         }
-        .ok_or_else(|| AppError::NotFound(format!("no player {lookup:?}")))?;
+        .ok_or_else(|| {
+            AppError::NotFound(format!("no player {}", crate::quote::quoted(&lookup)))
+        })?;
         let names = display_names(c, &profile.recent)?;
         let (vs, own) = if profile.kind == COMPUTER {
             (Vec::new(), profiles::all_games_record(c, profile.user_id)?)

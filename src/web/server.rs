@@ -1,9 +1,9 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    api, assets, auth, bearer, bots, device_cookie, display_name, error, finished_cache,
-    frame_budget, headers, history, ladder, layouts, origin, page_cache, pages, profile,
-    rate_clock, sessions, socket_caps, throttle, ws,
+    access_log, api, assets, auth, bearer, bots, device_cookie, display_name, error,
+    finished_cache, frame_budget, head, headers, history, ladder, layouts, origin, page_cache,
+    pages, profile, rate_clock, sessions, socket_caps, throttle, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -106,24 +106,32 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/layouts/import", web::post().to(layouts::import))
             .route("/layouts/{id}", web::patch().to(layouts::rename))
             .route("/layouts/{id}", web::delete().to(layouts::delete))
-            .route("/layouts/{id}/export", web::get().to(layouts::export)),
+            .route("/layouts/{id}/export", web::get().to(layouts::export))
+            .default_service(web::to(error::no_such_route)),
     )
     .route("/ws/lobby", web::get().to(ws::lobby_socket))
     .route("/ws/game/{id}", web::get().to(ws::game_socket))
-    .route("/", web::get().to(pages::lobby))
-    .route("/login", web::get().to(pages::login))
-    .route("/register", web::get().to(pages::register))
-    .route("/rules", web::get().to(pages::rules))
-    .route("/games", web::get().to(history::games))
-    .route("/ladder", web::get().to(ladder::ladder))
-    .route("/layouts", web::get().to(layouts::page))
-    .route("/bot", web::get().to(bots::page))
-    .route("/@/{name}", web::get().to(profile::profile))
-    .route("/@/{name}", web::post().to(profile::profile_form))
-    .route("/@/{name}/games", web::get().to(history::player_games))
-    .route("/game/{id}", web::get().to(pages::game))
     .route("/static/{path:.*}", web::get().to(assets::asset))
-    .route("/favicon.ico", web::get().to(assets::favicon));
+    .route("/favicon.ico", web::get().to(assets::favicon))
+    // The pages, last: the scope takes every address left, and answers errors (an
+    // unknown game or player, an address that names nothing) as pages.
+    .service(
+        web::scope("")
+            .wrap(middleware::from_fn(error::as_page))
+            .route("/", web::get().to(pages::lobby))
+            .route("/login", web::get().to(pages::login))
+            .route("/register", web::get().to(pages::register))
+            .route("/rules", web::get().to(pages::rules))
+            .route("/games", web::get().to(history::games))
+            .route("/ladder", web::get().to(ladder::ladder))
+            .route("/layouts", web::get().to(layouts::page))
+            .route("/bot", web::get().to(bots::page))
+            .route("/@/{name}", web::get().to(profile::profile))
+            .route("/@/{name}", web::post().to(profile::profile_form))
+            .route("/@/{name}/games", web::get().to(history::player_games))
+            .route("/game/{id}", web::get().to(pages::game))
+            .default_service(web::to(error::no_such_page)),
+    );
 }
 
 /// Runs the service until it is stopped. Prints `junqi listening on http://ADDR` once
@@ -189,6 +197,8 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     let socket_caps = web::Data::new(socket_caps::SocketCaps::default());
     let frame_budgets = web::Data::new(frame_budget::FrameBudgets::default());
     let finished_cache = web::Data::new(finished_cache::FinishedCache::default());
+    let access = web::Data::new(access_log::AccessLog::default());
+    actix_web::rt::spawn(access_log::count_skipped(access.clone()));
     let secure = config.secure_cookies;
     let server = HttpServer::new(move || {
         App::new()
@@ -198,6 +208,9 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(socket_caps.clone())
             .app_data(frame_budgets.clone())
             .app_data(finished_cache.clone())
+            .app_data(access.clone())
+            // Innermost, before routing: HEAD is routed as GET (head.rs).
+            .wrap(middleware::from_fn(head::as_get))
             .wrap(middleware::from_fn(origin::same_site_only))
             .app_data(guard.clone())
             .app_data(devices.clone())
@@ -229,7 +242,9 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             // which assets.rs sends from copies compressed at build time at the top
             // levels; and socket upgrades (101).
             .wrap(middleware::Compress::default())
-            .wrap(middleware::Logger::new("%r %s %Dms"))
+            // Outermost: every answer, errors and refusals included, within a budget
+            // of lines under a flood (access_log.rs).
+            .wrap(middleware::from_fn(access_log::log))
             .configure(configure)
             .configure(|cfg| {
                 if frozen {

@@ -456,6 +456,27 @@ impl Resp {
     }
 }
 
+impl Resp {
+    /// Asserts an error answered as a page of the site (the pages' addresses answer
+    /// errors so): the status, HTML, the code.
+    pub fn assert_error_page(&self, status: u16, code: &str) {
+        assert_eq!(
+            self.status, status,
+            "expected {status} {code}, got {}",
+            self.text
+        );
+        assert!(self.json.is_null(), "a page, not JSON: {}", self.text);
+        for part in [
+            "<!doctype html>".to_string(),
+            "id=\"error-page\"".to_string(),
+            format!("data-status=\"{status}\""),
+            format!("data-code=\"{code}\""),
+        ] {
+            assert!(self.text.contains(&part), "{part} in {}", self.text);
+        }
+    }
+}
+
 /// A browser stand-in: an HTTP client that keeps the session cookie itself.
 pub struct Client {
     pub base: String,
