@@ -2,9 +2,12 @@
 //! health checks or game actions (hashing holds no database connection and runs on
 //! slots of its own); failed logins are throttled by address and by account with
 //! 429 and Retry-After, without locking the player out; registrations are limited per
-//! address; the commonest passwords are refused. Every test runs on SQLite and on
-//! PostgreSQL; the servers run with their limits on and `--trust-proxy`, so that each
-//! client can come from an address of its own (X-Forwarded-For).
+//! address; the commonest passwords are refused; a browser that has logged in before
+//! (its device cookie) gets in while strangers guess the account from everywhere. Every
+//! test runs on SQLite and on PostgreSQL; the servers run with their limits on and
+//! `--trust-proxy`, so that each client can come from an address of its own
+//! (X-Forwarded-For), and `--frozen-rate-clock`, so that no limit refills while a test
+//! runs, however slowly the machine answers: each count is exact.
 
 #[macro_use]
 mod support;
@@ -21,9 +24,10 @@ db_tests! {
     failed_logins_are_throttled_without_locking_the_player_out => failed_logins_are_throttled_without_locking_the_player_out_sqlite, failed_logins_are_throttled_without_locking_the_player_out_postgres;
     registrations_are_limited_per_address => registrations_are_limited_per_address_sqlite, registrations_are_limited_per_address_postgres;
     common_passwords_are_refused => common_passwords_are_refused_sqlite, common_passwords_are_refused_postgres;
+    guessing_from_everywhere_leaves_the_owner_a_browser_they_used => guessing_from_everywhere_leaves_the_owner_a_browser_they_used_sqlite, guessing_from_everywhere_leaves_the_owner_a_browser_they_used_postgres;
 }
 
-const LIMITED: &[&str] = &["--trust-proxy"];
+const LIMITED: &[&str] = &["--trust-proxy", "--frozen-rate-clock"];
 
 fn from(h: &Harness, ip: &str) -> Client {
     let mut c = h.client();
@@ -142,14 +146,16 @@ async fn failed_logins_are_throttled_without_locking_the_player_out(db: TestDb) 
     for password in ["wrong password", "correct horse"] {
         let r = login(&mut mallory, "ALICE", password).await;
         r.assert_error(429, "rate_limited");
-        let wait: u64 = r
-            .retry_after
-            .as_deref()
-            .expect("Retry-After")
-            .parse()
-            .unwrap();
-        assert!((1..=20).contains(&wait), "Retry-After {wait}");
+        assert_eq!(r.retry_after.as_deref(), Some("20"), "one more in 20 s");
     }
+    // 20 s later, one more guess; then the address waits again.
+    support::advance_rate_clock(&h.base(), Duration::from_secs(20)).await;
+    login(&mut mallory, "alice", "wrong password")
+        .await
+        .assert_error(401, "bad_credentials");
+    login(&mut mallory, "alice", "wrong password")
+        .await
+        .assert_error(429, "rate_limited");
     // Alice, from anywhere else, is not locked out.
     let mut phone = from(&h, "10.0.0.2");
     assert_eq!(
@@ -188,19 +194,24 @@ async fn registrations_are_limited_per_address(db: TestDb) {
     for i in 0..3 {
         register(&h, "10.2.0.1", &format!("farm{i}")).await;
     }
+    let farm3 = json!({"username": "farm3", "password": "correct horse"});
     let r = from(&h, "10.2.0.1")
-        .post(
-            "/api/register",
-            json!({"username": "farm3", "password": "correct horse"}),
-        )
+        .post("/api/register", farm3.clone())
         .await;
     r.assert_error(429, "rate_limited");
-    let wait: u64 = r.retry_after.expect("Retry-After").parse().unwrap();
-    assert!((60..=720).contains(&wait), "Retry-After {wait}");
-    register(&h, "10.2.0.2", "farm3").await;
+    assert_eq!(r.retry_after.as_deref(), Some("720"), "five an hour");
+    // Twelve minutes on, one more.
+    support::advance_rate_clock(&h.base(), Duration::from_secs(719)).await;
+    let r = from(&h, "10.2.0.1")
+        .post("/api/register", farm3.clone())
+        .await;
+    assert_eq!(r.retry_after.as_deref(), Some("1"), "{}", r.text);
+    support::advance_rate_clock(&h.base(), Duration::from_secs(1)).await;
+    register(&h, "10.2.0.1", "farm3").await;
+    register(&h, "10.2.0.2", "farm4").await;
 
     drop(h.server);
-    let server = support::Server::start_with_flags(&h.db.url, &[]);
+    let server = support::Server::start_with_flags(&h.db.url, &["--frozen-rate-clock"]);
     for i in 0..4 {
         let mut c = Client::new(&server.base());
         c.forwarded_for = Some(format!("10.3.0.{i}"));
@@ -244,4 +255,85 @@ async fn common_passwords_are_refused(db: TestDb) {
         )
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
+}
+
+/// Logs in `c` with the right password, expecting `status`.
+async fn owner_logs_in(c: &mut Client, status: u16) -> support::Resp {
+    let r = login(c, "alice", "correct horse").await;
+    assert_eq!(r.status, status, "{}", r.text);
+    r
+}
+
+/// Guessing one account from many addresses uses up the account's shared ceiling (60
+/// at once), which once locked the owner out too: with 25 addresses the owner got in 6
+/// times of 30, with a fresh address per guess never. A browser that has logged in to
+/// the account before carries a signed device cookie, and its attempts count on that
+/// device's own allowance: the owner gets in from it, from home or from elsewhere,
+/// every time, while every other attempt waits. A device cookie that keeps failing is
+/// held back in its turn; a forged one, or one for another account, counts for nothing.
+async fn guessing_from_everywhere_leaves_the_owner_a_browser_they_used(db: TestDb) {
+    let h = Harness::start_with_flags(db, LIMITED);
+    register(&h, "10.0.0.1", "alice").await;
+    let mut mallory = register(&h, "10.6.0.1", "mallory").await;
+    // The owner's laptop has logged in before, and keeps the device cookie it got.
+    let mut laptop = from(&h, "10.0.0.1");
+    owner_logs_in(&mut laptop, 200).await;
+    assert!(laptop.device.is_some(), "a login leaves a device cookie");
+
+    // 25 addresses guess, five each (each address's own allowance for the account).
+    let mut answered = 0;
+    for a in 0..25 {
+        let mut guesser = from(&h, &format!("10.66.0.{}", a + 1));
+        for _ in 0..5 {
+            let r = login(&mut guesser, "alice", "wrong password").await;
+            match r.status {
+                401 => answered += 1,
+                429 => assert_eq!(r.retry_after.as_deref(), Some("1"), "{}", r.text),
+                _ => panic!("{}", r.text),
+            }
+        }
+        if a % 5 == 4 {
+            owner_logs_in(&mut laptop, 200).await;
+        }
+    }
+    // The ceiling was the account's 60, less the owner's own first login.
+    assert_eq!(answered, 59, "the account's ceiling held the guessers");
+    // Then a fresh address per guess: all of them wait.
+    for g in 0..20 {
+        let mut guesser = from(&h, &format!("10.67.{}.1", g + 1));
+        login(&mut guesser, "alice", "wrong password")
+            .await
+            .assert_error(429, "rate_limited");
+        owner_logs_in(&mut laptop, 200).await;
+    }
+
+    // The same browser on another network (a phone's carrier) is still trusted.
+    let mut away = from(&h, "10.99.0.1");
+    away.device = laptop.device.clone();
+    owner_logs_in(&mut away, 200).await;
+    // A browser that never logged in here waits with the guessers, even with the
+    // right password; so do a forged cookie and one for another account.
+    let mut new_browser = from(&h, "10.0.0.1");
+    owner_logs_in(&mut new_browser, 429).await;
+    let mut forged = from(&h, "10.0.0.1");
+    let value = laptop.device.clone().unwrap();
+    forged.device = Some(value.replacen("alice.", "alice.f", 1));
+    owner_logs_in(&mut forged, 429).await;
+    let mut borrowed = from(&h, "10.0.0.1");
+    login(&mut mallory, "mallory", "correct horse").await;
+    borrowed.device = mallory.device.clone();
+    owner_logs_in(&mut borrowed, 429).await;
+
+    // A device cookie that keeps failing is held back: 5 attempts, then one every 20 s.
+    let mut stolen = from(&h, "10.5.5.5");
+    stolen.device = away.device.clone();
+    for _ in 0..5 {
+        login(&mut stolen, "alice", "wrong password")
+            .await
+            .assert_error(401, "bad_credentials");
+    }
+    let r = owner_logs_in(&mut stolen, 429).await;
+    assert_eq!(r.retry_after.as_deref(), Some("20"));
+    support::advance_rate_clock(&h.base(), Duration::from_secs(20)).await;
+    owner_logs_in(&mut stolen, 200).await;
 }

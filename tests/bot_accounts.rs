@@ -24,6 +24,7 @@ db_tests! {
     rated_games_never_mix_bots_and_people => rated_games_never_mix_bots_and_people_sqlite, rated_games_never_mix_bots_and_people_postgres;
     bots_share_the_socket_caps => bots_share_the_socket_caps_sqlite, bots_share_the_socket_caps_postgres;
     bots_play_under_the_same_clock => bots_play_under_the_same_clock_sqlite, bots_play_under_the_same_clock_postgres;
+    unknown_tokens_are_throttled_per_address => unknown_tokens_are_throttled_per_address_sqlite, unknown_tokens_are_throttled_per_address_postgres;
 }
 
 /// The status an upgrade was refused with.
@@ -128,6 +129,18 @@ async fn tokens_are_shown_once_and_kept_hashed(db: TestDb) {
         .post("/api/bot/tokens", json!({"name": "  "}))
         .await
         .assert_error(400, "bad_request");
+    // Names that hide or reorder text are refused, saying which character.
+    for bad in [
+        "lap\u{202E}pot",
+        "a\u{200B}b",
+        "x\u{FE0F}",
+        "a\u{034F}b",
+        "k\u{17B4}",
+    ] {
+        let r = owner.post("/api/bot/tokens", json!({"name": bad})).await;
+        r.assert_error(400, "bad_request");
+        assert!(r.text.contains("U+"), "{bad:?}: {}", r.text);
+    }
     for i in 1..10 {
         let r = owner
             .post("/api/bot/tokens", json!({"name": format!("spare {i}")}))
@@ -413,4 +426,44 @@ async fn bots_play_under_the_same_clock(db: TestDb) {
         .await;
     assert_eq!(end["d"]["result"]["reason"], "timeouts", "{end}");
     assert_eq!(b.summary(&id).await["reason"], "timeouts");
+}
+
+/// A flood of made-up tokens from one address (2,800 a second once, each a database
+/// lookup) is throttled like failed logins: 10 at once, then one every 6 s, 429 with
+/// Retry-After; refused before the token is looked up, so the address is held back
+/// whatever token it sends. Other addresses are not. The limits run on a frozen clock.
+async fn unknown_tokens_are_throttled_per_address(db: TestDb) {
+    let h = Harness::start_with_flags(db, &["--trust-proxy", "--frozen-rate-clock"]);
+    let bot = h.bot("busy_bot").await;
+    let mut guesser = h.token_client("guesser", "");
+    guesser.forwarded_for = Some("10.8.0.1".into());
+    for i in 0..10 {
+        guesser.bearer = Some(format!("junqi_bot_{i:064}"));
+        guesser.get("/api/me").await.assert_error(401, "bad_token");
+    }
+    for i in 10..60 {
+        guesser.bearer = Some(format!("junqi_bot_{i:064}"));
+        let r = guesser.get("/api/games/open").await;
+        r.assert_error(429, "rate_limited");
+        assert_eq!(r.retry_after.as_deref(), Some("6"), "{}", r.text);
+    }
+    let mut same_address = h.token_client("busy_bot", &bot.token);
+    same_address.forwarded_for = Some("10.8.0.1".into());
+    same_address
+        .get("/api/me")
+        .await
+        .assert_error(429, "rate_limited");
+    let mut elsewhere = h.token_client("busy_bot", &bot.token);
+    elsewhere.forwarded_for = Some("10.8.0.2".into());
+    let r = elsewhere.get("/api/me").await;
+    assert_eq!(r.json["username"], "busy_bot", "{}", r.text);
+
+    // 6 s on, the address may try once more.
+    support::advance_rate_clock(&h.base(), Duration::from_secs(6)).await;
+    assert_eq!(same_address.get("/api/me").await.status, 200);
+    guesser.get("/api/me").await.assert_error(401, "bad_token");
+    guesser
+        .get("/api/me")
+        .await
+        .assert_error(429, "rate_limited");
 }

@@ -13,6 +13,7 @@ db_tests! {
     set_remove_and_refuse_through_the_api => set_remove_and_refuse_through_the_api_sqlite, set_remove_and_refuse_through_the_api_postgres;
     games_and_pages_show_it => games_and_pages_show_it_sqlite, games_and_pages_show_it_postgres;
     the_profile_form_sets_and_refuses => the_profile_form_sets_and_refuses_sqlite, the_profile_form_sets_and_refuses_postgres;
+    no_name_passes_for_the_computer_or_breaks_the_layout => no_name_passes_for_the_computer_or_breaks_the_layout_sqlite, no_name_passes_for_the_computer_or_breaks_the_layout_postgres;
 }
 
 async fn request(c: &Client, method: &str, path: &str, body: Option<String>) -> Resp {
@@ -177,12 +178,12 @@ async fn games_and_pages_show_it(db: TestDb) {
     assert!(
         header
             .text
-            .contains("<span class=\"display-name\">小明</span>")
+            .contains("<bdi class=\"display-name\">小明</bdi>")
     );
     let profile = bob.get("/@/alice").await;
     assert_eq!(profile.status, 200);
     assert!(
-        profile.text.contains("id=\"display-name\">小明</span>"),
+        profile.text.contains("id=\"display-name\">小明</bdi>"),
         "profile"
     );
     assert!(profile.text.contains("alice"));
@@ -202,7 +203,7 @@ async fn games_and_pages_show_it(db: TestDb) {
         .expect("alice on the ladder");
     let row = &ladder.text[row..row + 600];
     assert!(
-        row.contains("<span class=\"display-name\">小明</span>"),
+        row.contains("<bdi class=\"display-name\">小明</bdi>"),
         "{row}"
     );
 
@@ -223,7 +224,7 @@ async fn games_and_pages_show_it(db: TestDb) {
         assert_eq!(page.status, 200, "{path}");
         assert!(
             page.text.contains(&format!(
-                "<span class=\"display-name\">南方 老王</span> <span class=\"login-name\">{south_name}</span>"
+                "<bdi class=\"display-name\">南方 老王</bdi> <span class=\"login-name\">{south_name}</span>"
             )),
             "{path} shows the display name in the history rows"
         );
@@ -312,4 +313,90 @@ async fn the_profile_form_sets_and_refuses(db: TestDb) {
     let r = request(&alice, "POST", "/@/alice", Some("display_name=+".into())).await;
     assert_eq!(r.status, 303, "{}", r.text);
     assert_eq!(me(&mut alice).await["display_name"], Value::Null);
+}
+
+/// The computer players' names and the badges' (电脑, 机器人, computer, bot) are kept, in
+/// any width, case or separator; a name may draw no wider than twelve Chinese
+/// characters (twelve 𒈙 draw as wide as forty); the computer players' usernames cannot
+/// be registered in another case or spelling; and pages isolate a right-to-left name
+/// so it cannot reorder what is around it.
+async fn no_name_passes_for_the_computer_or_breaks_the_layout(db: TestDb) {
+    let h = Harness::start(db);
+    let mut alice = h.player("alice").await;
+    for bad in [
+        "电脑·困难",
+        "电脑・困难",
+        "电 脑 普通",
+        "電腦",
+        "机器人",
+        "小明的机器人",
+        "ｃｏｍｐｕｔｅｒ",
+        "Computer Ez",
+        "𝐜𝐨𝐦𝐩𝐮𝐭𝐞𝐫",
+        "bot",
+        "小明 BOT",
+    ] {
+        let r = patch(&alice, json!({"display_name": bad})).await;
+        r.assert_error(400, "invalid_display_name");
+        // Kept for the computer, or (・) a character display names never use.
+        let why = r.json["error"]["message"].as_str().unwrap();
+        assert!(
+            why.contains("computer") || why.contains("U+30FB"),
+            "{bad}: {why}"
+        );
+        assert_eq!(me(&mut alice).await["display_name"], Value::Null, "{bad}");
+    }
+    let wide = "𒈙".repeat(12);
+    let r = patch(&alice, json!({"display_name": wide})).await;
+    r.assert_error(400, "invalid_display_name");
+    assert!(r.text.contains("wide"), "{}", r.text);
+    // Twelve Chinese characters still fit, and so do ordinary names near the badges'.
+    for fine in ["一二三四五六七八九十一二", "电视迷", "Abbott"] {
+        let r = patch(&alice, json!({"display_name": fine})).await;
+        assert_eq!(r.status, 200, "{fine}: {}", r.text);
+    }
+    // The profile's form says why, in the page's language.
+    let r = request(
+        &alice,
+        "POST",
+        "/@/alice",
+        Some("display_name=%E7%94%B5%E8%84%91".into()),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(r.text.contains("留给本站的电脑棋手"), "{}", r.text);
+
+    for name in ["computer_hard", "Computer-Easy", "COMPUTERnormal"] {
+        let r = h
+            .client()
+            .post(
+                "/api/register",
+                json!({"username": name, "password": "correct horse"}),
+            )
+            .await;
+        r.assert_error(400, "invalid_username");
+        assert!(r.text.contains("computer"), "{}", r.text);
+    }
+    // The computer players themselves are still found by their names.
+    assert_eq!(alice.get("/@/computer-hard").await.status, 200);
+
+    // A right-to-left name is isolated wherever a page shows it.
+    let r = patch(&alice, json!({"display_name": "مرحبا 12"})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    for path in ["/@/alice", "/ladder"] {
+        let page = alice.get(path).await;
+        assert!(
+            page.text.contains("<bdi class=\"display-name\"")
+                && page.text.contains(">مرحبا 12</bdi>"),
+            "{path} isolates the name"
+        );
+        assert!(!page.text.contains(">مرحبا 12</span>"), "{path}");
+    }
+    let profile = alice.get("/@/alice").await;
+    assert!(
+        profile
+            .text
+            .contains("<title>\u{2068}مرحبا 12\u{2069} (alice)"),
+        "the title isolates it too"
+    );
 }

@@ -14,6 +14,7 @@ use support::{Client, Harness, Resp, TestDb};
 
 db_tests! {
     foreign_pages_change_nothing => foreign_pages_change_nothing_sqlite, foreign_pages_change_nothing_postgres;
+    forwarded_hosts_count_behind_a_trusted_proxy_only => forwarded_hosts_count_behind_a_trusted_proxy_only_sqlite, forwarded_hosts_count_behind_a_trusted_proxy_only_postgres;
 }
 
 /// Where a request says it comes from.
@@ -185,4 +186,61 @@ async fn foreign_pages_change_nothing(db: TestDb) {
     assert_eq!(r.status, 204, "{}", r.text);
     let r = send(&alice, From::OwnOrigin, Method::POST, "/api/logout", None).await;
     assert_eq!(r.status, 204, "{}", r.text);
+}
+
+/// `POST /api/logout` with the client's cookie, from `origin`, with these headers too.
+async fn logout_from(c: &Client, origin: &str, extra: &[(&str, &str)]) -> u16 {
+    let http = awc::Client::builder()
+        .timeout(Duration::from_secs(20))
+        .finish();
+    let mut req = http
+        .post(format!("{}/api/logout", c.base))
+        .insert_header((header::ORIGIN, origin.to_string()))
+        .insert_header((header::COOKIE, c.cookie.clone().unwrap()));
+    for &(k, v) in extra {
+        req = req.insert_header((k, v.to_string()));
+    }
+    req.send().await.unwrap().status().as_u16()
+}
+
+/// A foreign page cannot make its request pass by naming its own host in
+/// `X-Forwarded-Host` or `Forwarded`: without `--trust-proxy` those are anyone's
+/// words, and the Origin is compared with the Host header. Behind a trusted proxy
+/// the host it forwards is the site's.
+async fn forwarded_hosts_count_behind_a_trusted_proxy_only(db: TestDb) {
+    let h = Harness::start(db);
+    let mut alice = h.player("alice").await;
+    for forwarded in [
+        ("x-forwarded-host", "evil.example"),
+        ("forwarded", "host=evil.example;proto=https"),
+    ] {
+        assert_eq!(
+            logout_from(&alice, "https://evil.example", &[forwarded]).await,
+            403,
+            "{forwarded:?}"
+        );
+        assert_eq!(alice.get("/api/me").await.status, 200, "{forwarded:?}");
+    }
+
+    let url = h.db.url.clone();
+    drop(h.server);
+    let server = support::Server::start_with_flags(&url, &["--no-rate-limits", "--trust-proxy"]);
+    let mut alice = Client::new(&server.base());
+    let r = alice
+        .post(
+            "/api/login",
+            json!({"username": "alice", "password": "correct horse"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let proxied = [("x-forwarded-host", "junqi.example")];
+    assert_eq!(
+        logout_from(&alice, "https://evil.example", &proxied).await,
+        403
+    );
+    assert_eq!(
+        logout_from(&alice, "https://junqi.example", &proxied).await,
+        204
+    );
+    assert_eq!(alice.get("/api/me").await.status, 401, "logged out");
 }

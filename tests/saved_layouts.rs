@@ -47,6 +47,11 @@ async fn hidden_and_bidi_characters_are_refused_in_names(db: TestDb) {
         "bom\u{FEFF}",
         "line\u{2028}break",
         "tab\there",
+        // Default-ignorable: the combining grapheme joiner, a variation selector and a
+        // Khmer inherent vowel draw as nothing.
+        "a\u{034F}b",
+        "heart\u{FE0F}",
+        "k\u{17B4}x",
     ] {
         let r = save(&a, bad, layout_value(2)).await;
         assert_eq!(r.status, 400, "save {bad:?}: {}", r.text);

@@ -210,7 +210,9 @@ async fn profile_page(
     let page = ProfilePage {
         user: account(hub, session).await,
         title: match &display_name {
-            Some(d) => format!("{d} ({name})"),
+            // Isolated (FSI … PDI), as <bdi> does on the page: a right-to-left name
+            // cannot turn the title around.
+            Some(d) => format!("\u{2068}{d}\u{2069} ({name})"),
             None => name.clone(),
         },
         en,

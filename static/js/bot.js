@@ -70,7 +70,7 @@ if (form && list) {
         byId('token-new').hidden = false;
         input.value = '';
         list.appendChild(el('li', { class: 'token-item', dataset: { tokenId: made.id } }, [
-          el('span', { class: 'token-name', text: made.name }),
+          el('span', { class: 'token-name', dir: 'auto', text: made.name }),
           el('span', { class: 'muted', text: t('刚刚创建 · 从未使用', 'made just now · never used') }),
           el('button', { type: 'button', class: 'btn btn-danger btn-small revoke-token', text: t('吊销', 'Revoke') }),
         ]));

@@ -184,9 +184,12 @@ export function stepsWord(n) {
 
 /**
  * A user as shown: the display name (昵称) beside the login name when there is one.
+ * The display name is isolated (U+2068 FIRST STRONG ISOLATE … U+2069 POP DIRECTIONAL
+ * ISOLATE, the text form of <bdi>), so that a right-to-left name cannot reorder the
+ * sentence it is put in ("… wins", "轮到 …").
  * @param {{username?: string, display_name?: string|null}|null|undefined} p
  */
 export function shownName(p) {
   if (!p || !p.username) return '';
-  return p.display_name ? p.display_name + ' (' + p.username + ')' : p.username;
+  return p.display_name ? '\u2068' + p.display_name + '\u2069 (' + p.username + ')' : p.username;
 }

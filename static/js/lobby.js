@@ -161,7 +161,7 @@ function row(game) {
   const seconds = typeof game.seconds_per_action === 'number' ? game.seconds_per_action : '?';
   return el('li', { class: 'open-game' + (mine ? ' mine' : ''), dataset: { gameId: game.id } }, [
     el('div', { class: 'og-who' }, [
-      el('span', { class: 'og-creator', text: creator.display_name || creator.username || '?' }),
+      el('bdi', { class: 'og-creator', text: creator.display_name || creator.username || '?' }),
       creator.display_name ? el('span', { class: 'og-login', text: creator.username }) : null,
       kindBadge(creator.kind),
       mine ? el('span', { class: 'tag tag-me', text: t('我', 'me') }) : null,

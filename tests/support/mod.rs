@@ -326,6 +326,17 @@ impl Server {
     }
 }
 
+/// Moves the rate limits' clock of a server started with `--frozen-rate-clock` on.
+pub async fn advance_rate_clock(base: &str, by: Duration) {
+    let r = Client::new(base)
+        .post(
+            "/test/rate-clock",
+            json!({"advance_ms": by.as_millis() as u64}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "advance the rate clock: {}", r.text);
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -486,6 +497,8 @@ pub struct Client {
     pub forwarded_for: Option<String>,
     /// A bot's API token, sent as `Authorization: Bearer …` on every request and socket.
     pub bearer: Option<String>,
+    /// The device cookie (`junqi_device=…`) a login left, sent with the session's.
+    pub device: Option<String>,
     http: awc::Client,
 }
 
@@ -497,6 +510,7 @@ impl Client {
             name: String::new(),
             forwarded_for: None,
             bearer: None,
+            device: None,
             http: awc::Client::builder()
                 .timeout(Duration::from_secs(20))
                 .finish(),
@@ -506,6 +520,11 @@ impl Client {
     fn take_cookie(&mut self, headers: &awc::http::header::HeaderMap) {
         for v in headers.get_all(header::SET_COOKIE) {
             let Ok(v) = v.to_str() else { continue };
+            if let Some(rest) = v.strip_prefix("junqi_device=") {
+                let value = rest.split(';').next().unwrap_or("");
+                self.device = Some(format!("junqi_device={value}"));
+                continue;
+            }
             let Some(rest) = v.strip_prefix("junqi_session=") else {
                 continue;
             };
@@ -516,9 +535,14 @@ impl Client {
     }
 
     async fn send(&mut self, req: awc::ClientRequest, body: Option<(&str, Vec<u8>)>) -> Resp {
-        let req = match &self.cookie {
-            Some(c) => req.insert_header((header::COOKIE, c.clone())),
-            None => req,
+        let cookies: Vec<&str> = [&self.cookie, &self.device]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        let req = match cookies.is_empty() {
+            false => req.insert_header((header::COOKIE, cookies.join("; "))),
+            true => req,
         };
         let req = match &self.forwarded_for {
             Some(ip) => req.insert_header(("x-forwarded-for", ip.clone())),
