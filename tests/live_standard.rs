@@ -780,8 +780,9 @@ fn offered(socket: &Socket, seat: Seat) -> Layout {
 /// go to battle with a layout the opponent knows. Before, each seat started from the
 /// layout it last played. The new game's record says nothing before play begins.
 async fn rematches_deploy_from_fresh_layouts(db: TestDb) {
-    // Each game ends by escape: North leaves, and is gone after a second.
-    let h = Harness::start_with(db, 1, 120);
+    // Each game ends by escape: North leaves, and is gone after the grace period (3 s:
+    // both sockets on each new game come well within it, even on a loaded machine).
+    let h = Harness::start_with(db, 3, 120);
     let mut t = Std::deploying(h.player("sun_quan").await, h.player("lu_su").await, false).await;
     for round in 0..3 {
         t.start(&h, Seat::South).await;

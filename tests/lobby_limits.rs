@@ -336,8 +336,9 @@ fn rated_in_hand(h: &Harness, name: &str) -> i64 {
 /// a fourth in play.
 async fn rated_rematches_count_against_the_cap(db: TestDb) {
     // `stays` keeps a socket on their game; `leaves` never opens one and loses it by
-    // escape after the grace period (a second here).
-    let h = Harness::start_with_grace(db, 1);
+    // escape after the grace period (3 s here: the checks after the rematch starts,
+    // while neither player is on the new game, come well within it).
+    let h = Harness::start_with_grace(db, 3);
     let mut stays = h.player("stays").await;
     let mut leaves = h.player("leaves").await;
     let id = stays.create_game(30, true).await;
