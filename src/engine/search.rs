@@ -17,7 +17,7 @@ const QUIESCENCE_PLIES: i32 = 4;
 
 /// Nodes searched between two looks at the clock and the stop flag: reading the clock
 /// at every node would cost more than the node.
-const CHECK_EVERY: u64 = 256;
+pub(crate) const CHECK_EVERY: u64 = 256;
 
 pub struct Search<'a> {
     pub rules: Rules,
@@ -29,6 +29,20 @@ pub struct Search<'a> {
     /// Set once the clock ran out or the search was told to stop: every node from then
     /// on is valued as it stands.
     stopped: bool,
+}
+
+/// Nodes searched on this thread, for tests that check how far a search went: a count
+/// of work holds on a busy machine where a measured time does not.
+#[cfg(test)]
+thread_local! {
+    pub(crate) static SEARCHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+impl Drop for Search<'_> {
+    fn drop(&mut self) {
+        SEARCHED.with(|n| n.set(n.get() + self.nodes));
+    }
 }
 
 impl<'a> Search<'a> {

@@ -214,20 +214,19 @@ fn standard_midgame(seed: u64) -> Information {
 
 #[test]
 fn a_passed_deadline_or_stop_flag_still_gives_a_legal_action_at_once() {
+    use super::search::{CHECK_EVERY, SEARCHED};
     let flag = std::sync::atomic::AtomicBool::new(true);
+    // "At once" is counted in search nodes, not measured in time: a busy machine
+    // stretches any time, but not how much of the tree was looked at.
+    let searched = |info: &Information, limits: Limits<'_>| {
+        SEARCHED.with(|n| n.set(0));
+        let d = choose_within(info, Level::Hard, &mut StdRng::seed_from_u64(2), limits);
+        (d, SEARCHED.with(|n| n.get()))
+    };
+    let mut long = false;
     for info in [lopsided(), standard_midgame(5)] {
-        // Measured against the same position's whole search on this machine rather than
-        // against a fixed time: on a busy machine both take longer, by about as much.
-        let whole = {
-            let began = std::time::Instant::now();
-            choose_within(
-                &info,
-                Level::Hard,
-                &mut StdRng::seed_from_u64(2),
-                Limits::NONE,
-            );
-            began.elapsed()
-        };
+        let (_, whole) = searched(&info, Limits::NONE);
+        long |= whole >= 10 * CHECK_EVERY;
         for limits in [
             Limits {
                 deadline: Some(std::time::Instant::now()),
@@ -238,19 +237,20 @@ fn a_passed_deadline_or_stop_flag_still_gives_a_legal_action_at_once() {
                 ..Limits::NONE
             },
         ] {
-            let began = std::time::Instant::now();
-            let d = choose_within(&info, Level::Hard, &mut StdRng::seed_from_u64(2), limits);
+            let (d, cut) = searched(&info, limits);
             let Decision::Play(a) = d else {
                 panic!("{d:?}")
             };
             assert!(info.legal().contains(&a), "{a:?}");
-            let took = began.elapsed();
+            // The clock and the flag are read every `CHECK_EVERY` nodes, so a search
+            // smaller than that runs whole; a longer one stops near its first look.
             assert!(
-                took < whole / 4,
-                "{took:?} against a whole search's {whole:?}"
+                cut <= whole && (whole < 10 * CHECK_EVERY || cut * 10 < whole),
+                "{cut} nodes against a whole search's {whole}"
             );
         }
     }
+    assert!(long, "no position searched long enough to show the cut");
 }
 
 #[test]
