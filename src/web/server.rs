@@ -245,12 +245,14 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             // Outermost: every answer, errors and refusals included, within a budget
             // of lines under a flood (access_log.rs).
             .wrap(middleware::from_fn(access_log::log))
-            .configure(configure)
+            // Before the site's routes: their catch-all scope answers every path
+            // registered after it with a 404 page.
             .configure(|cfg| {
                 if frozen {
                     rate_clock::routes(cfg);
                 }
             })
+            .configure(configure)
     })
     .on_connect(on_connect)
     .workers(config.workers)
