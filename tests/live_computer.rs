@@ -472,14 +472,16 @@ async fn casual_only_and_capped(db: TestDb) {
             )
             .await;
         login.assert_error(401, "bad_credentials");
-        let taken = h
+        let kept = h
             .client()
             .post(
                 "/api/register",
                 json!({"username": name, "password": "correct horse"}),
             )
             .await;
-        taken.assert_error(409, "username_taken");
+        // Refused as a kept name (said so), before the database could say it is taken.
+        kept.assert_error(400, "invalid_username");
+        assert!(kept.text.contains("computer"), "{}", kept.text);
         let mut conn = h.conn();
         let user = junqi::db::users::computer_player(&mut conn, level).unwrap();
         assert_eq!(user.kind, "computer");
