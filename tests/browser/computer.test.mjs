@@ -198,7 +198,8 @@ test('a newcomer plays the computer at 入门: a whole flip game and a whole sta
       const before = await page.evaluate(() => document.querySelector('#board').innerHTML);
       await page.click('#deploy-random');
       await page.waitForFunction((b) => document.querySelector('#board').innerHTML !== b, before);
-      assert.equal(await page.locator('#deploy-go').isEnabled(), true);
+      // The layout goes to the server first; 出征 is offered once it has been taken.
+      await page.waitForFunction(() => !document.querySelector('#deploy-go').disabled);
       await page.click('#deploy-go');
       await page.locator('#deploy-panel').waitFor({ state: 'hidden', timeout: COMPUTER_WAIT });
       await page.waitForFunction(() => document.querySelectorAll('#board .piece').length === 50);

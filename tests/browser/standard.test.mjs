@@ -115,7 +115,7 @@ test('two players deploy, play standard 军棋 by clicking, and replay it', asyn
         assert.match(await p.locator('#deploy-ready').innerText(), /未就绪/);
         const left = Number.parseInt(await p.locator('#deploy-clock-num').innerText(), 10);
         assert.ok(left > 0 && left <= 120, `deployment countdown ${left}`);
-        assert.equal(await p.locator('#deploy-go').isEnabled(), true);
+        await p.waitForFunction(() => !document.querySelector('#deploy-go').disabled);
         // The board is drawn from the player's own side: their back row at the bottom.
         const ys = await p.evaluate(() => ['a1', 'a12'].map((sq) => document.querySelector(`#board g[data-square="${sq}"] .hit`).getBoundingClientRect().y));
         assert.ok(seat === 'south' ? ys[0] > ys[1] : ys[0] < ys[1], `${seat} sees its own half at the bottom`);
