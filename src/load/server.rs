@@ -56,11 +56,11 @@ impl Server {
             .map_err(|e| format!("cannot open the server log {}: {e}", log.display()))?;
         let stderr = file.try_clone().map_err(|e| e.to_string())?;
         let mut command = match &callgrind {
-            // Counting starts switched off: only the holds are counted (`count`).
+            // Only the holds are counted: the counts are zeroed as one begins and
+            // dumped as it ends (`count`).
             Some(out) => {
                 let mut c = Command::new("valgrind");
                 c.arg("--tool=callgrind")
-                    .arg("--collect-atstart=no")
                     .arg(format!("--callgrind-out-file={}", out.display()))
                     .arg(exe);
                 c
@@ -141,8 +141,8 @@ impl Server {
         status_kib(self.pid(), "VmHWM:") as f64 / 1024.0
     }
 
-    /// Under callgrind: switches the counting on or off (`callgrind_control -i`); when
-    /// off, writes the counts since the last dump and returns the instructions in them.
+    /// Under callgrind: zeroes the counts (`on`), or writes those since then and
+    /// returns the instructions in them.
     /// `None` when the server does not run under callgrind.
     pub fn count(&self, on: bool) -> Result<Option<u64>, String> {
         let Some(out) = &self.callgrind else {
@@ -163,10 +163,8 @@ impl Server {
         };
         if on {
             control(&["--zero"])?;
-            control(&["--instr=on"])?;
             return Ok(None);
         }
-        control(&["--instr=off"])?;
         control(&["--dump"])?;
         newest_dump_total(out).map(Some)
     }
