@@ -330,8 +330,8 @@ pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
     let again = manager.clone();
     let checkpointed = Arc::new(checkpoint::Done::default());
     let writer = writer::Writer::start(
-        manager.connect()?.conn,
-        Box::new(move || Ok(again.connect()?.conn)),
+        writer_connection(&manager)?,
+        Box::new(move || writer_connection(&again)),
         checkpointed.clone(),
     );
     let alive = Arc::new(checkpoint::Alive);
@@ -403,6 +403,21 @@ pub fn revert_all_migrations(conn: &mut DbConn) -> Result<(), DbError> {
 /// and when another connection committed since its read began, SQLite answers "database
 /// is locked" at once, without waiting: concurrent registrations got 500s that way.
 /// Inside a transaction already open, `f` runs in a savepoint of it.
+/// The writer's connection. On SQLite it keeps the live games' newest pages in its own
+/// cache: with the default 2 MB it read about 1.2 pages back per action under 6,000
+/// games (`strace -c` on the server: 31,856 `pread64` for 25,765 actions), most of
+/// them from the log, which the memory map does not cover. About one leaf page per
+/// live game is hot, 36 MB for 9,000 games; 48 MB holds them.
+fn writer_connection(manager: &Manager) -> Result<DbConn, DbError> {
+    use r2d2::ManageConnection;
+    let mut conn = manager.connect()?.conn;
+    if let DbConn::Sqlite(c) = &mut conn {
+        c.batch_execute("PRAGMA cache_size = -49152")
+            .map_err(DbError::Query)?;
+    }
+    Ok(conn)
+}
+
 pub fn write_transaction<T, E>(
     conn: &mut DbConn,
     f: impl FnOnce(&mut DbConn) -> Result<T, E>,

@@ -3,8 +3,9 @@
 //! place only.
 
 use super::summary::{GameSummary, OpenGame};
+pub use super::tally_text::TallyText;
 use crate::rules::scoring::ScoreRule;
-use crate::rules::view::{BoardDelta, EventView, PieceTally, SeatPair, Status};
+use crate::rules::view::{BoardDelta, EventView, SeatPair, Status};
 use crate::rules::{
     Action, Colour, EndReason, LayoutViolation, Outcome, Piece, Seat, Square, View,
 };
@@ -51,7 +52,11 @@ pub enum ServerMsg {
 
 impl ServerMsg {
     pub fn text(&self) -> String {
-        serde_json::to_string(self).expect("server messages serialise")
+        // Room for an event with its tallies and legal actions (1–3 KB) at the start:
+        // grown from serde_json's 128 bytes it was copied over five or six times.
+        let mut out = Vec::with_capacity(2048);
+        serde_json::to_writer(&mut out, self).expect("server messages serialise");
+        String::from_utf8(out).expect("serde_json writes UTF-8")
     }
 
     /// The message as a frame for the sockets' queues, where clones share one copy.
@@ -222,7 +227,7 @@ pub struct Event {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board: Option<BoardDelta>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tallies: Option<Vec<PieceTally>>,
+    pub tallies: Option<TallyText>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,9 +235,15 @@ pub struct Event {
     /// The ending event's score changes (also inside `result`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<SeatPair<Option<i32>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::action_text::actions"
+    )]
     pub legal: Option<Vec<Action>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::action_text::actions"
+    )]
     pub repetition_warnings: Option<Vec<Action>>,
     /// Only on the latest event; null when no clock runs.
     #[serde(skip_serializing_if = "Option::is_none")]

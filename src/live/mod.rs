@@ -1,6 +1,7 @@
 //! Live games: one task per game owns its state, clock and subscribers and is the only
 //! writer of that game; the hub finds or starts those tasks and keeps the lobby list.
 
+mod action_text;
 pub mod caps;
 mod clock;
 pub mod computer;
@@ -19,6 +20,7 @@ pub mod protocol;
 mod publish;
 pub mod replay;
 mod summary;
+mod tally_text;
 mod task;
 
 pub use summary::{GameSummary, OpenGame, PlayerInfo, PlayerRef, PlayerStanding, RankView};

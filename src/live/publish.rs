@@ -3,7 +3,7 @@
 //! (cut once per kind of viewer, not once per socket). States, presence and catch-up
 //! are cut from the same log, so a client sees the same thing whichever way it came.
 
-use super::messages::{Event, RematchView, ServerMsg, State, TableEvent, What};
+use super::messages::{Event, RematchView, ServerMsg, State, TableEvent, TallyText, What};
 use super::task::{Entry, Task};
 use crate::rules::game::Effect;
 use crate::rules::view::{
@@ -51,12 +51,17 @@ impl Task {
 
     fn fan_out(&self, index: usize) {
         let mut cut: [Option<ByteString>; 3] = [None, None, None];
+        // Public, so worked out and written once for every viewer's cut.
+        let mut tallies: Option<Option<TallyText>> = None;
         for (&conn, c) in &self.conns {
             let viewer = self.viewer(conn);
             let text = cut[viewer_slot(viewer)].get_or_insert_with(|| {
+                let tallies = tallies
+                    .get_or_insert_with(|| self.tallies_text(index))
+                    .clone();
                 ServerMsg::Event {
                     v: index + 1,
-                    d: Box::new(self.cut(index, viewer, None, true)),
+                    d: Box::new(self.cut(index, viewer, tallies, true)),
                 }
                 .frame()
             });
@@ -89,6 +94,16 @@ impl Task {
         t
     }
 
+    /// The tallies entry `index` carries, if any: flip chess's steps that change them.
+    fn tallies_text(&self, index: usize) -> Option<TallyText> {
+        match (&self.log[index], self.variant) {
+            (Entry::Step(step), Variant::Flip) if changes_tallies(&step.applied.effect) => {
+                Some(TallyText::of(&self.tallies_after(index)))
+            }
+            _ => None,
+        }
+    }
+
     /// Entry `index` as `viewer` may learn of it. `tallies` are those after it, when
     /// the caller has them at hand. Only the newest entry sent as an event carries the
     /// clock, and the legal actions for the seat to move (`live`); a state's `last`
@@ -97,7 +112,7 @@ impl Task {
         &self,
         index: usize,
         viewer: Viewer,
-        tallies: Option<Vec<PieceTally>>,
+        tallies: Option<TallyText>,
         live: bool,
     ) -> Event {
         let latest = live && index + 1 == self.log.len();
@@ -123,7 +138,8 @@ impl Task {
                 ev.board = Some(board);
                 ev.route = step.route.as_ref().map(|r| r.to_vec());
                 if variant == Variant::Flip && changes_tallies(&applied.effect) {
-                    ev.tallies = Some(tallies.unwrap_or_else(|| self.tallies_after(index)));
+                    ev.tallies =
+                        Some(tallies.unwrap_or_else(|| TallyText::of(&self.tallies_after(index))));
                 }
                 ev.status = Some(step.status);
                 ev.at_ms = Some(step.at_ms);
@@ -234,13 +250,13 @@ impl Task {
             Some(n) if n >= floor && n <= v && v - n <= MAX_REPLAY => {
                 let viewer = self.viewer(conn);
                 // Tallies are taken back once, from the newest entry down.
-                let mut tallies: Vec<Option<Vec<PieceTally>>> = vec![None; v - n];
+                let mut tallies: Vec<Option<TallyText>> = vec![None; v - n];
                 if self.variant == Variant::Flip
                     && let Some(game) = &self.game
                 {
                     let mut t = view::tallies(game.position());
                     for i in (n..v).rev() {
-                        tallies[i - n] = Some(t.clone());
+                        tallies[i - n] = Some(TallyText::of(&t));
                         if let Entry::Step(step) = &self.log[i] {
                             rewind_tallies(&mut t, &step.applied.effect);
                         }

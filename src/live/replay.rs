@@ -2,7 +2,7 @@
 //! named and each step as an event for a viewer who sees everything, so that a page
 //! can step through it by applying board deltas, with no rules of its own.
 
-use super::messages::{Event, GameResult, What};
+use super::messages::{Event, GameResult, TallyText, What};
 use super::summary::PlayerRef;
 use super::task::Step;
 use crate::db::games::{ActionRow, GameRow};
@@ -89,7 +89,9 @@ pub fn replay(
         ev.board = Some(board_delta(applied, variant, colours, all));
         ev.route = step.route.as_ref().map(|r| r.to_vec());
         if changes_tallies(&applied.effect) {
-            ev.tallies = Some(tallies_of(&game)).filter(|t| !t.is_empty());
+            ev.tallies = Some(tallies_of(&game))
+                .filter(|t| !t.is_empty())
+                .map(|t| TallyText::of(&t));
         }
         ev.status = Some(step.status);
         ev.at_ms = Some(step.at_ms);

@@ -182,10 +182,17 @@ pub async fn run(
         sleep(Duration::from_secs(args.warmup)).await;
         ctx.stats.borrow_mut().reset_samples();
         let from = Meter::now(server);
+        if let Err(e) = server.count(true) {
+            eprintln!("level {level}: {e}");
+        }
         ctx.measuring.set(true);
         sleep(Duration::from_secs(args.hold)).await;
         ctx.measuring.set(false);
         let to = Meter::now(server);
+        let instructions = server.count(false).unwrap_or_else(|e| {
+            eprintln!("level {level}: {e}");
+            None
+        });
         let mut row = Level::measure(
             level,
             ctx.playing.get(),
@@ -196,6 +203,9 @@ pub async fn run(
             server,
         );
         row.reached = reached;
+        row.server_instructions_per_action = instructions
+            .filter(|_| row.actions > 0)
+            .map(|n| (n as f64 / row.actions as f64).round());
         if args.computer_games > 0 {
             let mut stats = ctx.computer.borrow_mut();
             row.computer = Some(Figures::take(&mut stats, args.computer_level));

@@ -108,7 +108,20 @@ fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
         std::env::temp_dir().join(format!("junqi-load-{}.log", std::process::id()))
     });
     eprintln!("junqi load: server log {}", log.display());
-    let mut server = Server::start(args.port, &args.database_url, &args.server_args, &log)?;
+    let callgrind = args
+        .callgrind
+        .then(|| log.with_file_name("junqi-load-callgrind.out"));
+    if let Some(out) = &callgrind {
+        // The counts are read from the newest dump: none may be left from a run before.
+        server::remove_dumps(out);
+    }
+    let mut server = Server::start(
+        args.port,
+        &args.database_url,
+        &args.server_args,
+        &log,
+        callgrind,
+    )?;
     eprintln!(
         "junqi load: server {} listening on {}",
         server.pid(),

@@ -66,6 +66,12 @@ pub struct LoadArgs {
     /// Seconds played before each kill, and after the last check.
     #[arg(long, default_value_t = 10)]
     pub crash_seconds: u64,
+    /// Run the server under `valgrind --tool=callgrind`, counting its instructions
+    /// over each level's hold only, and report them per action: a figure that stays put
+    /// from day to day and beside other work, unlike times. Valgrind runs the server
+    /// some 50× slower, so use small levels (`--levels 100`).
+    #[arg(long)]
+    pub callgrind: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,

@@ -35,6 +35,14 @@ pub struct Level {
     pub hold_s: f64,
     pub actions: u64,
     pub actions_per_s: f64,
+    /// The server's CPU time (user and system, every thread) over the hold divided by
+    /// the actions played in it, µs: the headline figure, far steadier from day to
+    /// day than a percentile of latency.
+    pub server_us_per_action: f64,
+    /// With `--callgrind`: the server's instructions over the hold per action (user
+    /// space only; the kernel's share is in `server_us_per_action`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_instructions_per_action: Option<f64>,
     /// Send → the opponent receiving the event.
     pub latency_ms: Spread,
     /// Send → the mover's ack.
@@ -88,6 +96,7 @@ impl Level {
     ) -> Level {
         let secs = (to.at - from.at).as_secs_f64().max(1e-9);
         let pct = |ticks: u64| 100.0 * ticks as f64 / TICKS_PER_SECOND / secs;
+        let server_ticks = to.server.saturating_sub(from.server);
         let busy = to.machine.0.saturating_sub(from.machine.0) as f64;
         let total = to.machine.1.saturating_sub(from.machine.1).max(1) as f64;
         Level {
@@ -98,6 +107,10 @@ impl Level {
             hold_s: round1(secs),
             actions: stats.actions,
             actions_per_s: round1(stats.actions as f64 / secs),
+            server_us_per_action: round1(
+                1e6 * server_ticks as f64 / TICKS_PER_SECOND / stats.actions.max(1) as f64,
+            ),
+            server_instructions_per_action: None,
             latency_ms: spread(&mut stats.latency_us),
             ack_ms: spread(&mut stats.ack_us),
             games_started: stats.games_started,
@@ -106,7 +119,7 @@ impl Level {
             error_kinds: stats.errors.clone(),
             server_rss_mib: round1(server.rss_mib()),
             server_peak_mib: round1(server.peak_rss_mib()),
-            server_cpu_pct: round1(pct(to.server.saturating_sub(from.server))),
+            server_cpu_pct: round1(pct(server_ticks)),
             client_cpu_pct: round1(pct(to.client.saturating_sub(from.client))),
             machine_cpu_pct: round1(100.0 * busy / total),
             computer: None,
@@ -116,10 +129,11 @@ impl Level {
     pub fn line(&self) -> String {
         let ms = |s: &Spread| format!("{:.1} / {:.1} / {:.1}", s.p50, s.p99, s.max);
         format!(
-            "{:>6} {:>6} {:>9.1} {:>22} {:>22} {:>6} {:>9.0} {:>9.0} {:>8.0} {:>8.0} {:>8.0}",
+            "{:>6} {:>6} {:>9.1} {:>10.1} {:>22} {:>22} {:>6} {:>9.0} {:>9.0} {:>8.0} {:>8.0} {:>8.0}{}",
             self.games,
             self.live,
             self.actions_per_s,
+            self.server_us_per_action,
             ms(&self.latency_ms),
             ms(&self.ack_ms),
             self.errors,
@@ -128,11 +142,14 @@ impl Level {
             self.server_cpu_pct,
             self.client_cpu_pct,
             self.machine_cpu_pct,
+            self.server_instructions_per_action
+                .map(|n| format!("   {n:.0} instructions/action"))
+                .unwrap_or_default(),
         )
     }
 }
 
-pub const HEADER: &str = " games   live actions/s latency ms p50/p99/max     ack ms p50/p99/max errors  srv MiB  peak MiB  srv CPU  cli CPU  all CPU";
+pub const HEADER: &str = " games   live actions/s srv µs/act latency ms p50/p99/max     ack ms p50/p99/max errors  srv MiB  peak MiB  srv CPU  cli CPU  all CPU";
 
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
@@ -164,7 +181,7 @@ impl Report {
             let _ = writeln!(out, "{HEADER}");
             let _ = writeln!(
                 out,
-                "(CPU: % of one core for the server and this client, % of all cores for the machine)"
+                "(srv µs/act: the server's CPU time per action; CPU: % of one core for the server and this client, % of all cores for the machine)"
             );
             for l in &self.levels {
                 let _ = writeln!(out, "{}", l.line());

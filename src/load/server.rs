@@ -15,6 +15,8 @@ pub struct Server {
     pub addr: String,
     args: Vec<String>,
     log: PathBuf,
+    /// Run under callgrind, its counts written to this file at each dump (`--callgrind`).
+    callgrind: Option<PathBuf>,
 }
 
 /// How long a start (migrations, resuming running games, binding) may take.
@@ -28,6 +30,7 @@ impl Server {
         database_url: &str,
         extra: &[String],
         log: &Path,
+        callgrind: Option<PathBuf>,
     ) -> Result<Server, String> {
         let mut args = vec![
             "--bind".to_string(),
@@ -37,10 +40,14 @@ impl Server {
             "--no-rate-limits".to_string(),
         ];
         args.extend(extra.iter().cloned());
-        Server::spawn(args, log.to_path_buf())
+        Server::spawn(args, log.to_path_buf(), callgrind)
     }
 
-    fn spawn(args: Vec<String>, log: PathBuf) -> Result<Server, String> {
+    fn spawn(
+        args: Vec<String>,
+        log: PathBuf,
+        callgrind: Option<PathBuf>,
+    ) -> Result<Server, String> {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
         let file = OpenOptions::new()
             .create(true)
@@ -48,7 +55,19 @@ impl Server {
             .open(&log)
             .map_err(|e| format!("cannot open the server log {}: {e}", log.display()))?;
         let stderr = file.try_clone().map_err(|e| e.to_string())?;
-        let mut child = Command::new(exe)
+        let mut command = match &callgrind {
+            // Only the holds are counted: the counts are zeroed as one begins and
+            // dumped as it ends (`count`).
+            Some(out) => {
+                let mut c = Command::new("valgrind");
+                c.arg("--tool=callgrind")
+                    .arg(format!("--callgrind-out-file={}", out.display()))
+                    .arg(exe);
+                c
+            }
+            None => Command::new(exe),
+        };
+        let mut child = command
             .args(&args)
             .env(
                 "RUST_LOG",
@@ -70,6 +89,7 @@ impl Server {
                     addr,
                     args,
                     log,
+                    callgrind,
                 });
             }
             if let Ok(Some(status)) = child.try_wait() {
@@ -107,7 +127,7 @@ impl Server {
         if let Some(i) = args.iter().position(|a| a == "--bind") {
             args[i + 1] = self.addr.clone();
         }
-        *self = Server::spawn(args, self.log.clone())?;
+        *self = Server::spawn(args, self.log.clone(), self.callgrind.clone())?;
         Ok(())
     }
 
@@ -119,6 +139,34 @@ impl Server {
     /// The most resident memory since it started (since the last restart), MiB.
     pub fn peak_rss_mib(&self) -> f64 {
         status_kib(self.pid(), "VmHWM:") as f64 / 1024.0
+    }
+
+    /// Under callgrind: zeroes the counts (`on`), or writes those since then and
+    /// returns the instructions in them.
+    /// `None` when the server does not run under callgrind.
+    pub fn count(&self, on: bool) -> Result<Option<u64>, String> {
+        let Some(out) = &self.callgrind else {
+            return Ok(None);
+        };
+        let control = |what: &[&str]| {
+            let status = Command::new("callgrind_control")
+                .args(what)
+                .arg(self.pid().to_string())
+                .stdout(Stdio::null())
+                .status()
+                .map_err(|e| format!("cannot run callgrind_control: {e}"))?;
+            if status.success() {
+                Ok(())
+            } else {
+                Err(format!("callgrind_control {what:?} failed: {status}"))
+            }
+        };
+        if on {
+            control(&["--zero"])?;
+            return Ok(None);
+        }
+        control(&["--dump"])?;
+        newest_dump_total(out).map(Some)
     }
 
     pub fn cpu_ticks(&self) -> u64 {
@@ -149,6 +197,55 @@ fn copy_lines(stdout: impl std::io::Read, mut log: File, ready: mpsc::Sender<Str
             }
         }
     }
+}
+
+/// Callgrind's dumps for `out` (`out.1`, `out.2`, …), newest last.
+fn dumps(out: &Path) -> Vec<(u64, PathBuf)> {
+    let dir = out
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let stem = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut found: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let n: u64 = name.strip_prefix(&stem)?.strip_prefix('.')?.parse().ok()?;
+            Some((n, dir.join(name)))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Removes the dumps an earlier run left for `out`.
+pub fn remove_dumps(out: &Path) {
+    for (_, path) in dumps(out) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The instructions (`Ir`) of the newest dump callgrind wrote for `out`: its dumps are
+/// `out.1`, `out.2`, …, each with a `totals:` line.
+fn newest_dump_total(out: &Path) -> Result<u64, String> {
+    let (_, newest) = dumps(out)
+        .pop()
+        .ok_or_else(|| format!("callgrind wrote no dump beside {}", out.display()))?;
+    let text = std::fs::read_to_string(&newest)
+        .map_err(|e| format!("cannot read {}: {e}", newest.display()))?;
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("totals:")?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .ok_or_else(|| format!("no totals in {}", newest.display()))
 }
 
 /// A memory figure of /proc/PID/status (`VmRSS:`, `VmHWM:`), KiB.

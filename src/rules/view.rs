@@ -356,29 +356,31 @@ pub fn legal_for(game: &Game, viewer: Viewer) -> (Vec<Action>, Vec<Action>) {
 }
 
 /// Flip chess's per-piece tallies of a position, red first, in `Piece::ALL` order.
+/// One pass over the pieces on the board (it was a pass per kind and colour: 24 of them,
+/// 4 % of the server's instructions per action under load).
 pub fn tallies(pos: &Position) -> Vec<PieceTally> {
-    Colour::BOTH
+    let mut out: Vec<PieceTally> = Colour::BOTH
         .into_iter()
-        .flat_map(|c| {
-            Piece::ALL.into_iter().map(move |p| {
-                let mut up = 0;
-                let mut down = 0;
-                for s in pos.of_colour(c).iter() {
-                    let t = pos.get(s).expect("square of colour holds a token");
-                    if t.piece == p {
-                        if t.shown { up += 1 } else { down += 1 }
-                    }
-                }
-                PieceTally {
-                    piece: p,
-                    colour: c,
-                    up,
-                    down,
-                    removed: p.count() - up - down,
-                }
+        .flat_map(|colour| {
+            Piece::ALL.into_iter().map(move |piece| PieceTally {
+                piece,
+                colour,
+                up: 0,
+                down: 0,
+                removed: piece.count(),
             })
         })
-        .collect()
+        .collect();
+    for (_, t) in pos.tokens() {
+        let e = &mut out[t.colour.index() * Piece::ALL.len() + t.piece as usize];
+        if t.shown {
+            e.up += 1;
+        } else {
+            e.down += 1;
+        }
+        e.removed -= 1;
+    }
+    out
 }
 
 /// Every occupied square as `View::of` shows it to `viewer`: for the event that ends a
