@@ -31,8 +31,8 @@ pub struct Search<'a> {
     stopped: bool,
 }
 
-/// Nodes searched on this thread, for tests that check how far a search went: a count
-/// of work holds on a busy machine where a measured time does not.
+// Nodes searched on this thread, for tests that check how far a search went: a count
+// of work holds on a busy machine where a measured time does not.
 #[cfg(test)]
 thread_local! {
     pub(crate) static SEARCHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };

@@ -60,7 +60,7 @@ pub fn actions<S: Serializer>(list: &Option<Vec<Action>>, s: S) -> Result<S::Ok,
 mod tests {
     use super::*;
 
-    #[derive(Serialize)]
+    #[derive(serde::Serialize)]
     struct Both {
         #[serde(serialize_with = "actions")]
         fast: Option<Vec<Action>>,
