@@ -64,9 +64,7 @@ impl BotClient {
         BotClient {
             base: base.trim_end_matches('/').to_string(),
             token: token.to_string(),
-            http: awc::Client::builder()
-                .timeout(Duration::from_secs(20))
-                .finish(),
+            http: crate::support::http_client(),
             rng: seed | 1,
             drop_every: None,
         }

@@ -502,6 +502,17 @@ pub struct Client {
     http: awc::Client,
 }
 
+/// An HTTP client for the tests. Its idle connections are dropped after 2 s, before the
+/// server's 5 s keep-alive closes them: with awc's default of 15 s a request sent on a
+/// connection just as the server closed it found the connection gone ("connector has
+/// been disconnected"), which a loaded machine made likely.
+pub fn http_client() -> awc::Client {
+    awc::Client::builder()
+        .connector(awc::Connector::new().conn_keep_alive(Duration::from_secs(2)))
+        .timeout(Duration::from_secs(20))
+        .finish()
+}
+
 impl Client {
     pub fn new(base: &str) -> Client {
         Client {
@@ -511,9 +522,7 @@ impl Client {
             forwarded_for: None,
             bearer: None,
             device: None,
-            http: awc::Client::builder()
-                .timeout(Duration::from_secs(20))
-                .finish(),
+            http: http_client(),
         }
     }
 
