@@ -397,12 +397,6 @@ pub fn revert_all_migrations(conn: &mut DbConn) -> Result<(), DbError> {
     migrate!(conn, revert_all_migrations)
 }
 
-/// Runs `f` in a transaction for writing. On SQLite it begins `IMMEDIATE`, taking the
-/// write lock at the start, where the busy timeout waits for it. A deferred transaction
-/// (plain `BEGIN`) that reads and then writes asks for the lock only at its first write,
-/// and when another connection committed since its read began, SQLite answers "database
-/// is locked" at once, without waiting: concurrent registrations got 500s that way.
-/// Inside a transaction already open, `f` runs in a savepoint of it.
 /// The writer's connection. On SQLite it keeps the live games' newest pages in its own
 /// cache: with the default 2 MB it read about 1.2 pages back per action under 6,000
 /// games (`strace -c` on the server: 31,856 `pread64` for 25,765 actions), most of
@@ -418,6 +412,12 @@ fn writer_connection(manager: &Manager) -> Result<DbConn, DbError> {
     Ok(conn)
 }
 
+/// Runs `f` in a transaction for writing. On SQLite it begins `IMMEDIATE`, taking the
+/// write lock at the start, where the busy timeout waits for it. A deferred transaction
+/// (plain `BEGIN`) that reads and then writes asks for the lock only at its first write,
+/// and when another connection committed since its read began, SQLite answers "database
+/// is locked" at once, without waiting: concurrent registrations got 500s that way.
+/// Inside a transaction already open, `f` runs in a savepoint of it.
 pub fn write_transaction<T, E>(
     conn: &mut DbConn,
     f: impl FnOnce(&mut DbConn) -> Result<T, E>,

@@ -52,9 +52,15 @@ pub enum ServerMsg {
 
 impl ServerMsg {
     pub fn text(&self) -> String {
-        // Room for an event with its tallies and legal actions (1–3 KB) at the start:
-        // grown from serde_json's 128 bytes it was copied over five or six times.
-        let mut out = Vec::with_capacity(2048);
+        // Room at the start for an event or state (an event with its tallies and legal
+        // actions is 1–3 KB: grown from serde_json's 128 bytes it was copied over five
+        // or six times). A queued frame keeps its allocation, so the small messages
+        // (acks, pongs, presence) start small.
+        let room = match self {
+            ServerMsg::Event { .. } | ServerMsg::State { .. } => 2048,
+            _ => 128,
+        };
+        let mut out = Vec::with_capacity(room);
         serde_json::to_writer(&mut out, self).expect("server messages serialise");
         String::from_utf8(out).expect("serde_json writes UTF-8")
     }

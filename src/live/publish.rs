@@ -50,18 +50,20 @@ impl Task {
     }
 
     fn fan_out(&self, index: usize) {
+        if self.conns.is_empty() {
+            return;
+        }
         let mut cut: [Option<ByteString>; 3] = [None, None, None];
         // Public, so worked out and written once for every viewer's cut.
-        let mut tallies: Option<Option<TallyText>> = None;
+        let tallies = self
+            .carries_tallies(index)
+            .then(|| TallyText::of(&self.tallies_after(index)));
         for (&conn, c) in &self.conns {
             let viewer = self.viewer(conn);
             let text = cut[viewer_slot(viewer)].get_or_insert_with(|| {
-                let tallies = tallies
-                    .get_or_insert_with(|| self.tallies_text(index))
-                    .clone();
                 ServerMsg::Event {
                     v: index + 1,
-                    d: Box::new(self.cut(index, viewer, tallies, true)),
+                    d: Box::new(self.cut(index, viewer, tallies.clone(), true)),
                 }
                 .frame()
             });
@@ -94,14 +96,10 @@ impl Task {
         t
     }
 
-    /// The tallies entry `index` carries, if any: flip chess's steps that change them.
-    fn tallies_text(&self, index: usize) -> Option<TallyText> {
-        match (&self.log[index], self.variant) {
-            (Entry::Step(step), Variant::Flip) if changes_tallies(&step.applied.effect) => {
-                Some(TallyText::of(&self.tallies_after(index)))
-            }
-            _ => None,
-        }
+    /// Whether entry `index` carries the tallies: flip chess's steps that change them.
+    fn carries_tallies(&self, index: usize) -> bool {
+        self.variant == Variant::Flip
+            && matches!(&self.log[index], Entry::Step(step) if changes_tallies(&step.applied.effect))
     }
 
     /// Entry `index` as `viewer` may learn of it. `tallies` are those after it, when
@@ -137,7 +135,7 @@ impl Task {
                 }
                 ev.board = Some(board);
                 ev.route = step.route.as_ref().map(|r| r.to_vec());
-                if variant == Variant::Flip && changes_tallies(&applied.effect) {
+                if self.carries_tallies(index) {
                     ev.tallies =
                         Some(tallies.unwrap_or_else(|| TallyText::of(&self.tallies_after(index))));
                 }
@@ -256,7 +254,8 @@ impl Task {
                 {
                     let mut t = view::tallies(game.position());
                     for i in (n..v).rev() {
-                        tallies[i - n] = Some(TallyText::of(&t));
+                        // Written only for the entries that carry them.
+                        tallies[i - n] = self.carries_tallies(i).then(|| TallyText::of(&t));
                         if let Entry::Step(step) = &self.log[i] {
                             rewind_tallies(&mut t, &step.applied.effect);
                         }

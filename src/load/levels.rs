@@ -182,14 +182,14 @@ pub async fn run(
         sleep(Duration::from_secs(args.warmup)).await;
         ctx.stats.borrow_mut().reset_samples();
         let from = Meter::now(server);
-        if let Err(e) = server.count(true) {
+        if let Err(e) = server.zero_counts() {
             eprintln!("level {level}: {e}");
         }
         ctx.measuring.set(true);
         sleep(Duration::from_secs(args.hold)).await;
         ctx.measuring.set(false);
         let to = Meter::now(server);
-        let instructions = server.count(false).unwrap_or_else(|e| {
+        let instructions = server.dump_instructions().unwrap_or_else(|e| {
             eprintln!("level {level}: {e}");
             None
         });

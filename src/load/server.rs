@@ -141,32 +141,36 @@ impl Server {
         status_kib(self.pid(), "VmHWM:") as f64 / 1024.0
     }
 
-    /// Under callgrind: zeroes the counts (`on`), or writes those since then and
-    /// returns the instructions in them.
-    /// `None` when the server does not run under callgrind.
-    pub fn count(&self, on: bool) -> Result<Option<u64>, String> {
+    /// Under callgrind: zeroes the counts, as a hold begins.
+    pub fn zero_counts(&self) -> Result<(), String> {
+        match &self.callgrind {
+            Some(_) => self.callgrind_control("--zero"),
+            None => Ok(()),
+        }
+    }
+
+    /// Under callgrind: writes the counts since they were zeroed and returns the
+    /// instructions in them. `None` when the server does not run under callgrind.
+    pub fn dump_instructions(&self) -> Result<Option<u64>, String> {
         let Some(out) = &self.callgrind else {
             return Ok(None);
         };
-        let control = |what: &[&str]| {
-            let status = Command::new("callgrind_control")
-                .args(what)
-                .arg(self.pid().to_string())
-                .stdout(Stdio::null())
-                .status()
-                .map_err(|e| format!("cannot run callgrind_control: {e}"))?;
-            if status.success() {
-                Ok(())
-            } else {
-                Err(format!("callgrind_control {what:?} failed: {status}"))
-            }
-        };
-        if on {
-            control(&["--zero"])?;
-            return Ok(None);
-        }
-        control(&["--dump"])?;
+        self.callgrind_control("--dump")?;
         newest_dump_total(out).map(Some)
+    }
+
+    fn callgrind_control(&self, what: &str) -> Result<(), String> {
+        let status = Command::new("callgrind_control")
+            .arg(what)
+            .arg(self.pid().to_string())
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run callgrind_control: {e}"))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("callgrind_control {what} failed: {status}"))
+        }
     }
 
     pub fn cpu_ticks(&self) -> u64 {
