@@ -25,6 +25,7 @@ db_tests! {
     registrations_are_limited_per_address => registrations_are_limited_per_address_sqlite, registrations_are_limited_per_address_postgres;
     common_passwords_are_refused => common_passwords_are_refused_sqlite, common_passwords_are_refused_postgres;
     guessing_from_everywhere_leaves_the_owner_a_browser_they_used => guessing_from_everywhere_leaves_the_owner_a_browser_they_used_sqlite, guessing_from_everywhere_leaves_the_owner_a_browser_they_used_postgres;
+    a_full_hashing_queue_leaves_the_owner_a_browser_they_used => a_full_hashing_queue_leaves_the_owner_a_browser_they_used_sqlite, a_full_hashing_queue_leaves_the_owner_a_browser_they_used_postgres;
 }
 
 const LIMITED: &[&str] = &["--trust-proxy", "--frozen-rate-clock"];
@@ -336,4 +337,59 @@ async fn guessing_from_everywhere_leaves_the_owner_a_browser_they_used(db: TestD
     assert_eq!(r.retry_after.as_deref(), Some("20"));
     support::advance_rate_clock(&h.base(), Duration::from_secs(20)).await;
     owner_logs_in(&mut stolen, 200).await;
+}
+
+/// Strangers who try names nobody has, each from a fresh address, pass every limit by
+/// address and by account, and keep the logins waiting for a hashing slot at the cap:
+/// the owner's login was turned away with theirs (429, Retry-After: 1), from outside 0
+/// times in 20 through. A browser that has logged in before waits in a room of its
+/// own, and gets in every time while the strangers are still being turned away.
+async fn a_full_hashing_queue_leaves_the_owner_a_browser_they_used(db: TestDb) {
+    let h = Harness::start_with_flags(db, LIMITED);
+    register(&h, "10.0.0.1", "alice").await;
+    let mut laptop = from(&h, "10.0.0.1");
+    owner_logs_in(&mut laptop, 200).await;
+
+    let stop = Rc::new(Cell::new(false));
+    let refused = Rc::new(Cell::new(0u32));
+    let mut flooders = Vec::new();
+    for f in 0..128u32 {
+        let (stop, refused, base) = (stop.clone(), refused.clone(), h.base());
+        flooders.push(actix_web::rt::spawn(async move {
+            let mut i = 0u32;
+            while !stop.get() {
+                let mut c = Client::new(&base);
+                c.forwarded_for = Some(format!("10.{}.{}.{}", 100 + f, i / 250, i % 250 + 1));
+                let r = login(&mut c, &format!("ghost{f}x{i}"), "wrong password").await;
+                i += 1;
+                match r.status {
+                    401 => {}
+                    429 => {
+                        assert_eq!(r.retry_after.as_deref(), Some("1"), "{}", r.text);
+                        refused.set(refused.get() + 1);
+                        // Back soon, as a flood would be, without spinning.
+                        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+                    }
+                    _ => panic!("{}", r.text),
+                }
+            }
+        }));
+    }
+    // The room is full once strangers are turned away for want of a place in it.
+    while refused.get() == 0 {
+        actix_web::rt::time::sleep(Duration::from_millis(10)).await;
+    }
+    // A device's own allowance is 5 at once (the clock stands still).
+    for _ in 0..5 {
+        let before = refused.get();
+        owner_logs_in(&mut laptop, 200).await;
+        assert!(
+            refused.get() > before,
+            "strangers were still turned away while the owner waited"
+        );
+    }
+    stop.set(true);
+    for f in flooders {
+        f.await.unwrap();
+    }
 }

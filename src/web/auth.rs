@@ -3,7 +3,7 @@
 use super::bearer::Caller;
 use super::device_cookie::DeviceCookies;
 use super::sessions::{self, AGENT_KEY, USER_KEY};
-use super::throttle::Guard;
+use super::throttle::{Guard, Lane};
 use crate::db::users;
 use crate::error::AppError;
 use crate::live::{Hub, PlayerStanding, blocking};
@@ -184,7 +184,12 @@ pub async fn login(
         .as_ref()
         .map_or(DUMMY_HASH, |u| u.password_hash.as_str())
         .to_string();
-    let ok = guard.verify(password, stored).await?;
+    let lane = if device.is_some() {
+        Lane::KnownDevice
+    } else {
+        Lane::Anyone
+    };
+    let ok = guard.verify(lane, password, stored).await?;
     let user = match user {
         Some(u) if ok => u,
         _ => return Err(AppError::BadCredentials),

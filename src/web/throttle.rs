@@ -89,8 +89,22 @@ fn bad_token_per_ip() -> Quota {
 
 /// How many waiting for a hashing slot, per slot, before logins are turned away at
 /// once (with Retry-After: 1) rather than queued: at ~16 ms a hash, 32 per slot is half
-/// a second of work.
+/// a second of work. Each `Lane` has a room of that size.
 const WAITING_PER_SLOT: usize = 32;
+
+/// Which waiting room a hash queues in for its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// Registrations, and logins from a browser the account does not know.
+    Anyone,
+    /// A login from a browser that has logged in to the account before (a valid device
+    /// cookie). Strangers who guess unknown names from a fresh address each, which no
+    /// per-account limit stops, kept the one room full, and the owner's login was
+    /// turned away like theirs: 0 of 20 got in from outside (`bench/attacks.py logins`,
+    /// case C). In a room of its own it waits at most behind one room of strangers for
+    /// a slot; what comes in here is bounded by each device's allowance.
+    KnownDevice,
+}
 
 struct Limits {
     login_ip: KeyedLimiter<IpAddr>,
@@ -113,7 +127,9 @@ pub struct Guard {
     clock: RateClock,
     trust_proxy: bool,
     slots: Arc<Semaphore>,
-    waiting: AtomicUsize,
+    /// How many wait for a slot in each lane's room (`Lane::Anyone`, then
+    /// `Lane::KnownDevice`).
+    waiting: [AtomicUsize; 2],
     max_waiting: usize,
 }
 
@@ -176,7 +192,7 @@ impl Guard {
             clock,
             trust_proxy,
             slots: Arc::new(Semaphore::new(slots)),
-            waiting: AtomicUsize::new(0),
+            waiting: [AtomicUsize::new(0), AtomicUsize::new(0)],
             // Without limits (a load test registering thousands at once) everyone waits.
             max_waiting: if rate_limits {
                 slots * WAITING_PER_SLOT
@@ -274,16 +290,18 @@ impl Guard {
     }
 
     /// Runs `work` on a hashing slot, off the async threads and holding no database
-    /// connection.
+    /// connection, once `lane`'s room has a place for it to wait in.
     async fn on_slot<T: Send + 'static>(
         &self,
+        lane: Lane,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, AppError> {
-        if self.waiting.fetch_add(1, Ordering::AcqRel) >= self.max_waiting {
-            self.waiting.fetch_sub(1, Ordering::AcqRel);
+        let room = &self.waiting[lane as usize];
+        if room.fetch_add(1, Ordering::AcqRel) >= self.max_waiting {
+            room.fetch_sub(1, Ordering::AcqRel);
             return Err(AppError::RateLimited(1));
         }
-        let waiting = Waiting(&self.waiting);
+        let waiting = Waiting(room);
         let slot = self.slots.acquire().await.map_err(AppError::internal)?;
         drop(waiting);
         let done = actix_web::web::block(work).await?;
@@ -293,7 +311,7 @@ impl Guard {
 
     /// An argon2id hash of a new password.
     pub async fn hash(&self, password: String) -> Result<String, AppError> {
-        self.on_slot(move || {
+        self.on_slot(Lane::Anyone, move || {
             let salt = SaltString::generate(&mut OsRng);
             Argon2::default()
                 .hash_password(password.as_bytes(), &salt)
@@ -304,8 +322,13 @@ impl Guard {
     }
 
     /// Whether `password` matches the stored hash.
-    pub async fn verify(&self, password: String, stored: String) -> Result<bool, AppError> {
-        self.on_slot(move || {
+    pub async fn verify(
+        &self,
+        lane: Lane,
+        password: String,
+        stored: String,
+    ) -> Result<bool, AppError> {
+        self.on_slot(lane, move || {
             let hash = PasswordHash::new(&stored).map_err(AppError::internal)?;
             Ok(Argon2::default()
                 .verify_password(password.as_bytes(), &hash)
