@@ -89,7 +89,7 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
     let enemy_mines = mines(rules, st, enemy) as i32;
     let engineer_bonus = 4 * enemy_mines;
     let mut total = 0;
-    if rules.variant == Variant::Flip {
+    if rules.variant.caps().deals() {
         for (k, &n) in st.pool[c.index()].iter().enumerate() {
             let p = Piece::ALL[k];
             total += n as i32 * value(p);
@@ -108,7 +108,8 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
         if t.piece == Piece::Engineer {
             total += engineer_bonus;
         }
-        let locked = rules.variant == Variant::Standard && s.kind() == StationKind::Headquarters;
+        let locked =
+            rules.variant.limits().headquarters_lock && s.kind() == StationKind::Headquarters;
         if t.piece.movable() && !locked && n_movers < 25 {
             movers[n_movers] = (s, t.piece);
             n_movers += 1;
@@ -139,7 +140,7 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
         .filter(|&(k, _)| Piece::ALL[k].movable())
         .map(|(_, b)| b.count_ones() as i32)
         .sum::<i32>()
-        + if rules.variant == Variant::Flip {
+        + if rules.variant.caps().deals() {
             st.pool[enemy.index()]
                 .iter()
                 .enumerate()
@@ -161,7 +162,9 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
                 || (trades && combat == Combat::BothRemoved && q.movable());
             if targets == 0
                 || !wanted
-                || (q == Piece::Mine && rules.variant == Variant::Flip && p != Piece::Engineer)
+                || (q == Piece::Mine
+                    && rules.variant.caps().guarded_attacks
+                    && p != Piece::Engineer)
             {
                 continue;
             }
@@ -178,7 +181,7 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
     total += pull / 6;
     // The enemy flag, once it may be taken.
     if let Some(f) = flag
-        && (rules.variant == Variant::Standard || enemy_mines == 0)
+        && (!rules.variant.caps().guarded_attacks || enemy_mines == 0)
     {
         let d = movers
             .iter()

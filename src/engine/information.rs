@@ -67,7 +67,7 @@ impl Information {
             own_moves: Vec::new(),
         };
         info.refresh(view);
-        if info.variant == Variant::Standard {
+        if info.variant.caps().deploys() {
             let enemy = info.enemy_colour().expect("standard colours are fixed");
             info.beliefs = Beliefs::start(&info.board, enemy, seat.other(), info.steps == 0);
         }
@@ -79,7 +79,7 @@ impl Information {
     pub fn observe(&mut self, applied: &Applied, game: &Game) {
         let viewer = Viewer::Seat(self.seat);
         let event = EventView::of(applied, game.variant(), game.colours(), viewer);
-        if self.variant == Variant::Standard
+        if self.variant.caps().deploys()
             && let Some(enemy) = self.enemy_colour()
         {
             self.beliefs.observe(&event, &self.board, enemy);

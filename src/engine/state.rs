@@ -26,7 +26,7 @@ pub struct State {
 impl State {
     /// Whether the side to move may flip (flip chess, something face down).
     pub fn can_flip(&self, rules: &Rules) -> bool {
-        rules.variant == Variant::Flip && !self.pos.hidden().is_empty()
+        rules.variant.caps().deals() && !self.pos.hidden().is_empty()
     }
 
     /// Moves of the side to move as (from, to).
@@ -78,7 +78,7 @@ impl State {
     /// The token on `s` if its identity is known to the search (not a placeholder).
     pub fn known(&self, rules: &Rules, s: Square) -> Option<Token> {
         let t = self.pos.get(s)?;
-        if rules.variant == Variant::Flip && !t.shown {
+        if !rules.variant.caps().owners_know_hidden && !t.shown {
             debug_assert_eq!(t.piece, PLACEHOLDER);
             return None;
         }

@@ -13,7 +13,7 @@ use crate::record::{Setup, layout_json, parse_layout, parse_layout_text};
 use crate::rules::deal::new_salt;
 use crate::rules::layout::{Deployment, DeploymentError};
 use crate::rules::view::{SeatPair, Status};
-use crate::rules::{Layout, LayoutViolation, Seat, Variant};
+use crate::rules::{Layout, LayoutViolation, Seat};
 use serde_json::{Value, json};
 
 /// The stored form of a deployment in progress.
@@ -346,7 +346,7 @@ impl Task {
                 ack,
             );
         };
-        if self.variant != Variant::Standard {
+        if !self.variant.caps().deploys() {
             return self.error(
                 conn,
                 "illegal",

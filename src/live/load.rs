@@ -69,7 +69,7 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         if let Some(c) = &mut task.computer {
             c.begin(&game);
         }
-        if variant == Variant::Standard {
+        if variant.caps().deploys() {
             task.log.push(Entry::Deployed {
                 first,
                 status: Status::of(&game),
@@ -114,7 +114,7 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
             task.row.deadline_at = Some(task.deadline_after(at));
         }
         task.game = Some(game);
-    } else if task.row.status == RUNNING && variant == Variant::Standard {
+    } else if task.row.status == RUNNING && variant.caps().deploys() {
         let text = deployment
             .ok_or_else(|| AppError::internal("a deploying game without its deployment"))?;
         task.deploy = Some(super::deploy::from_json(&text)?);

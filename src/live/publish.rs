@@ -10,7 +10,7 @@ use crate::rules::view::{
     self, BoardDelta, EventView, PieceTally, board_delta, changes_tallies, legal_for,
     rewind_tallies, whole_board,
 };
-use crate::rules::{Seat, Variant, View, Viewer};
+use crate::rules::{Seat, View, Viewer};
 use bytestring::ByteString;
 
 /// How many missed events a reconnecting socket is sent one by one; past this it gets
@@ -98,7 +98,7 @@ impl Task {
 
     /// Whether entry `index` carries the tallies: flip chess's steps that change them.
     fn carries_tallies(&self, index: usize) -> bool {
-        self.variant == Variant::Flip
+        self.variant.caps().public_tallies
             && matches!(&self.log[index], Entry::Step(step) if changes_tallies(&step.applied.effect))
     }
 
@@ -129,7 +129,7 @@ impl Task {
                 let mut ev =
                     Event::bare(What::Step(EventView::of(applied, variant, colours, viewer)));
                 let mut board = board_delta(applied, variant, colours, viewer);
-                if applied.outcome.is_some() && variant == Variant::Standard {
+                if applied.outcome.is_some() && variant.caps().reveal_at_end {
                     // The end of a standard game shows every piece to everyone.
                     merge(&mut board, whole_board(game, viewer));
                 }
@@ -193,9 +193,7 @@ impl Task {
         let you = self.seat_of(conn);
         let presence = self.presence();
         let marks = match (you, &self.game) {
-            (Some(seat), Some(_)) if self.variant == Variant::Standard => {
-                Some(self.marks.by_square(seat))
-            }
+            (Some(seat), Some(_)) if self.variant.caps().marks => Some(self.marks.by_square(seat)),
             _ => None,
         };
         ServerMsg::State {
@@ -241,7 +239,7 @@ impl Task {
         let v = self.version();
         // A standard game's version 1 is the end of its deployment, which only a
         // state can convey.
-        let floor = usize::from(self.variant == Variant::Standard && self.game.is_some());
+        let floor = usize::from(self.variant.caps().deploys() && self.game.is_some());
         match since.map(|n| n as usize) {
             // A deployment has no events: only a state shows it.
             _ if self.deploy.is_some() => self.send(conn, &self.state(conn)),
@@ -249,7 +247,7 @@ impl Task {
                 let viewer = self.viewer(conn);
                 // Tallies are taken back once, from the newest entry down.
                 let mut tallies: Vec<Option<TallyText>> = vec![None; v - n];
-                if self.variant == Variant::Flip
+                if self.variant.caps().public_tallies
                     && let Some(game) = &self.game
                 {
                     let mut t = view::tallies(game.position());
@@ -272,7 +270,7 @@ impl Task {
             _ => self.send(conn, &self.state(conn)),
         }
         if let Some(seat) = self.seat_of(conn)
-            && self.variant == Variant::Standard
+            && self.variant.caps().marks
             && self.game.is_some()
         {
             self.send(conn, &self.marks_msg(seat));

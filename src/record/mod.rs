@@ -203,10 +203,10 @@ impl Record {
     /// Builds the game the record starts from.
     pub fn start(&self) -> Result<Game, RecordError> {
         match &self.setup {
-            Some(Setup::Deal(d)) if self.variant == Variant::Flip => {
+            Some(Setup::Deal(d)) if self.variant.caps().deals() => {
                 Ok(Game::new_flip(self.options, d, self.first))
             }
-            Some(Setup::Layouts { south, north }) if self.variant == Variant::Standard => {
+            Some(Setup::Layouts { south, north }) if self.variant.caps().deploys() => {
                 Ok(Game::new_standard(self.options, south, north, self.first))
             }
             Some(_) => Err(RecordError::field(match self.variant {
@@ -251,7 +251,7 @@ impl Record {
                 }
                 true
             }
-            (None, None) if self.variant == Variant::Standard => false,
+            (None, None) if self.variant.caps().deploys() => false,
             (None, _) => {
                 return Err(RecordError::field(
                     "the record has no salt, so its deal cannot be checked",

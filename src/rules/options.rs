@@ -64,6 +64,78 @@ impl Variant {
     }
 }
 
+impl Variant {
+    /// What the variant allows and shows: every difference between the variants that
+    /// is not a number (`limits`) is asked of this table, never of the variant's name,
+    /// so that a variant added here is made to say what it does in each respect.
+    pub const fn caps(self) -> Caps {
+        match self {
+            Variant::Flip => Caps {
+                setup: SetupKind::Deal,
+                owners_know_hidden: false,
+                guarded_attacks: true,
+                public_tallies: true,
+                passes: false,
+                marks: false,
+                flag_shown_when_marshal_falls: false,
+                reveal_at_end: false,
+            },
+            Variant::Standard => Caps {
+                setup: SetupKind::Deployment,
+                owners_know_hidden: true,
+                guarded_attacks: false,
+                public_tallies: false,
+                passes: true,
+                marks: true,
+                flag_shown_when_marshal_falls: true,
+                reveal_at_end: true,
+            },
+        }
+    }
+}
+
+/// How the pieces come onto the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupKind {
+    /// Dealt face down at random (RULES §3.2): a face-down piece is nobody's yet, for
+    /// everyone; flipping one is an action, and only face-up pieces move.
+    Deal,
+    /// Each seat deploys its own layout before play (RULES §4.1).
+    Deployment,
+}
+
+/// The capabilities of a variant (`Variant::caps`).
+#[derive(Debug, Clone, Copy)]
+pub struct Caps {
+    pub setup: SetupKind,
+    /// A seat knows its own hidden pieces, and everyone sees whose a hidden piece is.
+    pub owners_know_hidden: bool,
+    /// Only face-up pieces may be attacked, a mine only by an engineer or a bomb, a
+    /// flag only once its colour's mines are gone, and the `no_suicide` option applies
+    /// (RULES §3.5). Otherwise any enemy piece outside a camp may be attacked.
+    pub guarded_attacks: bool,
+    /// The pieces still to be found and those taken are counted for everyone.
+    pub public_tallies: bool,
+    /// A seat may pass instead of moving.
+    pub passes: bool,
+    /// Players may mark what they think an enemy piece is (子力标记).
+    pub marks: bool,
+    /// When a side's last marshal falls, its flag is shown.
+    pub flag_shown_when_marshal_falls: bool,
+    /// At the end every piece is shown to everyone.
+    pub reveal_at_end: bool,
+}
+
+impl Caps {
+    pub const fn deals(self) -> bool {
+        matches!(self.setup, SetupKind::Deal)
+    }
+
+    pub const fn deploys(self) -> bool {
+        matches!(self.setup, SetupKind::Deployment)
+    }
+}
+
 /// The fixed numbers of a variant; not options, the rules themselves.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {

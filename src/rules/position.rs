@@ -218,7 +218,7 @@ impl Position {
         if target.kind() == StationKind::Camp {
             return Some(AttackRefusal::InCamp);
         }
-        if variant == Variant::Standard {
+        if !variant.caps().guarded_attacks {
             return None;
         }
         if !defender.shown {
@@ -241,7 +241,7 @@ impl Position {
     /// Pieces of `colour` that the rules let move at all, before looking at where.
     pub(crate) fn movers(&self, variant: Variant, colour: Colour) -> SquareSet {
         let mut m = self.by_colour[colour.index()] & !self.immobile;
-        if variant == Variant::Flip {
+        if variant.caps().deals() {
             m &= !self.hidden;
         }
         if variant.limits().headquarters_lock {
@@ -302,7 +302,7 @@ impl Position {
     fn targets(&self, tb: &Tables, variant: Variant, colour: Colour) -> Targets {
         let enemy = colour.other().index();
         let mut any = self.by_colour[enemy] & !tb.camps;
-        if variant == Variant::Standard {
+        if !variant.caps().guarded_attacks {
             return Targets { any, plain: any };
         }
         any &= !self.hidden;
@@ -332,7 +332,7 @@ impl Position {
             _ => targets.plain,
         };
         let mut to = reach & (!self.occupied | targets);
-        if options.no_suicide && variant == Variant::Flip && t.piece.rank().is_some() {
+        if options.no_suicide && variant.caps().guarded_attacks && t.piece.rank().is_some() {
             for target in SquareSet(to & self.occupied).iter() {
                 if self.attack_refusal(variant, options, t, target).is_some() {
                     to &= !target.bit();
@@ -372,7 +372,7 @@ impl Position {
         let targets = self.targets(tb, variant, colour);
         let open = !self.occupied;
         let (allow_any, allow_plain) = (open | targets.any, open | targets.plain);
-        let check_suicide = options.no_suicide && variant == Variant::Flip;
+        let check_suicide = options.no_suicide && variant.caps().guarded_attacks;
         let movers = if check_suicide {
             self.movers(variant, colour).0
         } else {

@@ -60,7 +60,7 @@ pub fn can_see(
         return true;
     }
     match (variant, viewer.seat(), colours) {
-        (Variant::Standard, Some(seat), Some(c)) => c[seat.index()] == token.colour,
+        (v, Some(seat), Some(c)) if v.caps().owners_know_hidden => c[seat.index()] == token.colour,
         _ => false,
     }
 }
@@ -83,7 +83,7 @@ pub fn cell_view(
             piece: None,
             // A standard opponent's piece is known to be theirs; a flip piece face down
             // could be either colour.
-            colour: (variant == Variant::Standard).then_some(token.colour),
+            colour: variant.caps().owners_know_hidden.then_some(token.colour),
             face,
         }
     }
@@ -189,7 +189,7 @@ impl View {
     pub fn board_of(game: &Game, viewer: Viewer) -> BoardView {
         let variant = game.variant();
         let colours = game.colours();
-        let all_known = variant == Variant::Standard && game.is_over();
+        let all_known = variant.caps().reveal_at_end && game.is_over();
         BoardView(
             game.position()
                 .tokens()
@@ -215,7 +215,7 @@ impl View {
         let pos = game.position();
         let board = View::board_of(game, viewer);
         let (legal, repetition_warnings) = legal_for(game, viewer);
-        let tallies = if variant == Variant::Flip {
+        let tallies = if variant.caps().public_tallies {
             tallies(pos)
         } else {
             Vec::new()

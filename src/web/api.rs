@@ -381,7 +381,7 @@ pub async fn analysis_moves(body: web::Json<AnalysisRequest>) -> Result<HttpResp
         }
     }
     let mut pos = Position::from_tokens(tokens);
-    if req.variant == Variant::Flip && unknown > 0 {
+    if req.variant.caps().guarded_attacks && unknown > 0 {
         // A flag stays guarded while a mine of its colour may still be on the board.
         for colour in Colour::BOTH {
             let named = pos.mines_left(colour);

@@ -11,7 +11,7 @@ use crate::db::now_ms;
 use crate::engine::{self, Decision, Level};
 use crate::live::Cmd;
 use crate::live::task::Task;
-use crate::rules::{Action, Seat, Variant};
+use crate::rules::{Action, Seat};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -176,7 +176,7 @@ impl Task {
             return None;
         }
         let first = info.safe_actions().first().copied();
-        first.or((self.variant == Variant::Standard).then_some(Action::Pass))
+        first.or(self.variant.caps().passes.then_some(Action::Pass))
     }
 
     /// Standard 军棋's deployment: the computer puts in its own layout at once, and is

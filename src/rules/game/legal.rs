@@ -2,7 +2,6 @@
 //! count them and would otherwise build `legal_actions`'s list only to index it once.
 
 use crate::rules::board::{SQUARES, Square, SquareSet};
-use crate::rules::options::Variant;
 
 use super::{Action, Game};
 
@@ -126,7 +125,7 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
-        if self.variant == Variant::Flip {
+        if self.variant.caps().deals() {
             legal.flips = self.pos.hidden();
             legal.len = legal.flips.len() as usize;
         }

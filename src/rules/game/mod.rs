@@ -195,7 +195,7 @@ impl Game {
         if self.outcome.is_some() {
             return;
         }
-        if self.variant == Variant::Flip {
+        if self.variant.caps().deals() {
             out.extend(self.pos.hidden().iter().map(Action::Flip));
         }
         if let Some(c) = self.moving_colour() {
@@ -227,7 +227,7 @@ impl Game {
 
     /// Whether the seat to move has a flip or a move (a pass does not count).
     pub fn has_legal_action(&self) -> bool {
-        if self.variant == Variant::Flip && !self.pos.hidden().is_empty() {
+        if self.variant.caps().deals() && !self.pos.hidden().is_empty() {
             return true;
         }
         match self.moving_colour() {

@@ -2,7 +2,7 @@
 //! every step (RULES §3.3's order).
 
 use crate::rules::board::Square;
-use crate::rules::options::{ColourRule, Variant};
+use crate::rules::options::ColourRule;
 use crate::rules::piece::{Colour, Combat, Piece, Seat, Token, resolve};
 
 use super::repetition::{NO_MOVE, move_code};
@@ -36,7 +36,7 @@ impl Game {
             Action::Move { from, to } => self.make_move(seat, from, to)?,
             Action::Timeout => self.lose_turn(seat, Effect::TimedOut),
             Action::Pass => {
-                if self.variant != Variant::Standard {
+                if !self.variant.caps().passes {
                     return Err(RuleError::NoPassInVariant);
                 }
                 self.lose_turn(seat, Effect::Passed)
@@ -149,7 +149,7 @@ impl Game {
     }
 
     fn flip(&mut self, seat: Seat, at: Square) -> Result<Applied, RuleError> {
-        if self.variant != Variant::Flip {
+        if !self.variant.caps().deals() {
             return Err(RuleError::NoFlipInVariant);
         }
         let t = self.pos.get(at).ok_or(RuleError::EmptySquare(at))?;
@@ -182,7 +182,7 @@ impl Game {
         if mover.colour != colour {
             return Err(RuleError::NotYourPiece(from));
         }
-        if self.variant == Variant::Flip && !mover.shown {
+        if self.variant.caps().deals() && !mover.shown {
             return Err(RuleError::FaceDownPiece(from));
         }
         if !mover.piece.movable() {
@@ -229,7 +229,7 @@ impl Game {
                 combat,
             },
         );
-        if self.variant == Variant::Standard
+        if self.variant.caps().flag_shown_when_marshal_falls
             && let (Some(d), Some(result)) = (target, combat)
         {
             let mut fallen = Vec::new();
