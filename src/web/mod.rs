@@ -30,5 +30,6 @@ pub mod server;
 pub mod sessions;
 mod socket_caps;
 mod throttle;
+mod upgrades;
 mod ws;
 mod ws_io;

@@ -3,7 +3,7 @@
 use super::{
     access_log, api, assets, auth, bearer, bots, device_cookie, display_name, error,
     finished_cache, frame_budget, head, headers, history, ladder, layouts, origin, page_cache,
-    pages, profile, rate_clock, sessions, socket_caps, throttle, ws,
+    pages, profile, rate_clock, sessions, socket_caps, throttle, upgrades, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -242,6 +242,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             // which assets.rs sends from copies compressed at build time at the top
             // levels; and socket upgrades (101).
             .wrap(middleware::Compress::default())
+            .wrap(middleware::from_fn(upgrades::uncompressed))
             // Outermost: every answer, errors and refusals included, within a budget
             // of lines under a flood (access_log.rs).
             .wrap(middleware::from_fn(access_log::log))

@@ -64,8 +64,11 @@ impl Raw {
             .unwrap();
         let mut req = format!(
             "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+             Accept-Encoding: gzip, deflate, br, zstd\r\n"
         );
+        // As browsers do: a refusal compressed for it once came back marked chunked
+        // with the compressed bytes sent bare, which no client could read.
         if let Some(c) = o.cookie {
             req.push_str(&format!("Cookie: {c}\r\n"));
         }
