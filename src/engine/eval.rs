@@ -109,7 +109,7 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
             total += engineer_bonus;
         }
         let locked =
-            rules.variant.limits().headquarters_lock && s.kind() == StationKind::Headquarters;
+            rules.variant.caps().headquarters_lock && s.kind() == StationKind::Headquarters;
         if t.piece.movable() && !locked && n_movers < 25 {
             movers[n_movers] = (s, t.piece);
             n_movers += 1;

@@ -47,8 +47,6 @@ impl Variant {
                 millis_to_draw: Some(3 * 60 * 60 * 1000),
                 steps_before_resign_or_draw: 50,
                 draw_offers_per_player: Some(3),
-                repetition: true,
-                headquarters_lock: false,
             },
             Variant::Standard => Limits {
                 timeouts_to_lose: 5,
@@ -57,14 +55,10 @@ impl Variant {
                 millis_to_draw: None,
                 steps_before_resign_or_draw: 40,
                 draw_offers_per_player: None,
-                repetition: false,
-                headquarters_lock: true,
             },
         }
     }
-}
 
-impl Variant {
     /// What the variant allows and shows: every difference between the variants that
     /// is not a number (`limits`) is asked of this table, never of the variant's name,
     /// so that a variant added here is made to say what it does in each respect.
@@ -76,6 +70,8 @@ impl Variant {
                 guarded_attacks: true,
                 public_tallies: true,
                 passes: false,
+                repetition_loses: true,
+                headquarters_lock: false,
                 marks: false,
                 flag_shown_when_marshal_falls: false,
                 reveal_at_end: false,
@@ -86,6 +82,8 @@ impl Variant {
                 guarded_attacks: false,
                 public_tallies: false,
                 passes: true,
+                repetition_loses: false,
+                headquarters_lock: true,
                 marks: true,
                 flag_shown_when_marshal_falls: true,
                 reveal_at_end: true,
@@ -97,7 +95,7 @@ impl Variant {
 /// How the pieces come onto the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SetupKind {
-    /// Dealt face down at random (RULES §3.2): a face-down piece is nobody's yet, for
+    /// Dealt face down at random (RULES §3.1, §3.4): a face-down piece is nobody's yet, for
     /// everyone; flipping one is an action, and only face-up pieces move.
     Deal,
     /// Each seat deploys its own layout before play (RULES §4.1).
@@ -112,15 +110,19 @@ pub struct Caps {
     pub owners_know_hidden: bool,
     /// Only face-up pieces may be attacked, a mine only by an engineer or a bomb, a
     /// flag only once its colour's mines are gone, and the `no_suicide` option applies
-    /// (RULES §3.5). Otherwise any enemy piece outside a camp may be attacked.
+    /// (RULES §3.6–3.8). Otherwise any enemy piece outside a camp may be attacked (§4.5).
     pub guarded_attacks: bool,
     /// The pieces still to be found and those taken are counted for everyone.
     pub public_tallies: bool,
     /// A seat may pass instead of moving.
     pub passes: bool,
+    /// Making a move a 4th time within one's own last 8 actions loses (RULES §3.11).
+    pub repetition_loses: bool,
+    /// A piece in a headquarters never moves again (RULES §4.5; not in §3.5).
+    pub headquarters_lock: bool,
     /// Players may mark what they think an enemy piece is (子力标记).
     pub marks: bool,
-    /// When a side's last marshal falls, its flag is shown.
+    /// When a side's marshal falls, its flag is shown (RULES §4.4; not in §3.7).
     pub flag_shown_when_marshal_falls: bool,
     /// At the end every piece is shown to everyone.
     pub reveal_at_end: bool,
@@ -145,8 +147,6 @@ pub(crate) struct Limits {
     pub millis_to_draw: Option<u64>,
     pub steps_before_resign_or_draw: u32,
     pub draw_offers_per_player: Option<u8>,
-    pub repetition: bool,
-    pub headquarters_lock: bool,
 }
 
 /// How flip chess hands out colours (RULES §3.3).

@@ -244,7 +244,7 @@ impl Position {
         if variant.caps().deals() {
             m &= !self.hidden;
         }
-        if variant.limits().headquarters_lock {
+        if variant.caps().headquarters_lock {
             m &= !tables().headquarters;
         }
         SquareSet(m)

@@ -219,7 +219,7 @@ impl Game {
     /// Whether moving from → to now would be the seat's 4th such move within its own
     /// last 8 steps, and so lose by repetition. The interface warns on these.
     pub fn would_repeat(&self, seat: Seat, from: Square, to: Square) -> bool {
-        if !self.limits().repetition {
+        if !self.variant.caps().repetition_loses {
             return false;
         }
         self.recent[seat.index()].would_repeat(move_code(from, to))

@@ -278,8 +278,9 @@ impl Game {
         };
         self.quiet = if attack { 0 } else { self.quiet + 1 };
         let i = seat.index();
-        let repeated =
-            code != NO_MOVE && self.limits().repetition && self.recent[i].would_repeat(code);
+        let repeated = code != NO_MOVE
+            && self.variant.caps().repetition_loses
+            && self.recent[i].would_repeat(code);
         self.recent[i].push(code);
         if self.open_offer == Some(seat.other()) {
             self.open_offer = None;
