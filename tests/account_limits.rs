@@ -18,6 +18,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 use support::policy::Rng;
 use support::{Client, Harness, Table, TestDb};
+use tokio::sync::Notify;
 
 db_tests! {
     login_flood_leaves_games_and_health_checks_quick => login_flood_leaves_games_and_health_checks_quick_sqlite, login_flood_leaves_games_and_health_checks_quick_postgres;
@@ -62,6 +63,36 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
+/// `loops` clients log in to names nobody has with a wrong password, each try from an
+/// address of its own (so no limit stops them; the server still hashes, against a
+/// dummy), until `stop`; `seen` gets every answer. A refused try is sent again 20 ms
+/// later: a flood that keeps the queue full, not one that spins on the refusals.
+fn ghost_logins(
+    h: &Harness,
+    loops: u32,
+    stop: &Rc<Cell<bool>>,
+    seen: impl Fn(&support::Resp) + Clone + 'static,
+) -> Vec<actix_web::rt::task::JoinHandle<()>> {
+    (0..loops)
+        .map(|f| {
+            let (stop, seen, base) = (stop.clone(), seen.clone(), h.base());
+            actix_web::rt::spawn(async move {
+                let mut i = 0u32;
+                while !stop.get() {
+                    let mut c = Client::new(&base);
+                    c.forwarded_for = Some(format!("10.{}.{}.{}", 100 + f, i / 250, i % 250 + 1));
+                    let r = login(&mut c, &format!("ghost{f}x{i}"), "wrong password").await;
+                    i += 1;
+                    seen(&r);
+                    if r.status == 429 {
+                        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
 /// Times `n` health checks and `n` acknowledged game actions.
 async fn probe(h: &Harness, table: &mut Table, rng: &mut Rng, n: usize) -> (Duration, Duration) {
     let mut health = Vec::new();
@@ -94,22 +125,11 @@ async fn login_flood_leaves_games_and_health_checks_quick(db: TestDb) {
 
     let stop = Rc::new(Cell::new(false));
     let sent = Rc::new(Cell::new(0u32));
-    let mut flooders = Vec::new();
-    for f in 0..32u32 {
-        let (stop, sent, base) = (stop.clone(), sent.clone(), h.base());
-        flooders.push(actix_web::rt::spawn(async move {
-            let mut i = 0u32;
-            while !stop.get() {
-                let mut c = Client::new(&base);
-                c.forwarded_for = Some(format!("10.{}.{}.{}", 100 + f, i / 250, i % 250 + 1));
-                // Names no one has: the server still hashes, against a dummy.
-                let r = login(&mut c, &format!("ghost{f}x{i}"), "wrong password").await;
-                assert_eq!(r.status, 401, "{}", r.text);
-                sent.set(sent.get() + 1);
-                i += 1;
-            }
-        }));
-    }
+    let counted = sent.clone();
+    let flooders = ghost_logins(&h, 32, &stop, move |r| {
+        assert_eq!(r.status, 401, "{}", r.text);
+        counted.set(counted.get() + 1);
+    });
     actix_web::rt::time::sleep(Duration::from_millis(500)).await;
     let (health_flood, ack_flood) = probe(&h, &mut table, &mut rng, 9).await;
     stop.set(true);
@@ -352,33 +372,19 @@ async fn a_full_hashing_queue_leaves_the_owner_a_browser_they_used(db: TestDb) {
 
     let stop = Rc::new(Cell::new(false));
     let refused = Rc::new(Cell::new(0u32));
-    let mut flooders = Vec::new();
-    for f in 0..128u32 {
-        let (stop, refused, base) = (stop.clone(), refused.clone(), h.base());
-        flooders.push(actix_web::rt::spawn(async move {
-            let mut i = 0u32;
-            while !stop.get() {
-                let mut c = Client::new(&base);
-                c.forwarded_for = Some(format!("10.{}.{}.{}", 100 + f, i / 250, i % 250 + 1));
-                let r = login(&mut c, &format!("ghost{f}x{i}"), "wrong password").await;
-                i += 1;
-                match r.status {
-                    401 => {}
-                    429 => {
-                        assert_eq!(r.retry_after.as_deref(), Some("1"), "{}", r.text);
-                        refused.set(refused.get() + 1);
-                        // Back soon, as a flood would be, without spinning.
-                        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
-                    }
-                    _ => panic!("{}", r.text),
-                }
-            }
-        }));
-    }
+    let room_full = Rc::new(Notify::new());
+    let (counted, full) = (refused.clone(), room_full.clone());
+    let flooders = ghost_logins(&h, 128, &stop, move |r| match r.status {
+        401 => {}
+        429 => {
+            assert_eq!(r.retry_after.as_deref(), Some("1"), "{}", r.text);
+            counted.set(counted.get() + 1);
+            full.notify_one();
+        }
+        _ => panic!("{}", r.text),
+    });
     // The room is full once strangers are turned away for want of a place in it.
-    while refused.get() == 0 {
-        actix_web::rt::time::sleep(Duration::from_millis(10)).await;
-    }
+    room_full.notified().await;
     // A device's own allowance is 5 at once (the clock stands still).
     for _ in 0..5 {
         let before = refused.get();
