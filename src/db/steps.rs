@@ -1,7 +1,8 @@
-//! The actions of running games, stored many at once: one insert for all of a batch's
-//! actions, whatever its size. On PostgreSQL each statement is a round trip to the
-//! server, so a batch of a thousand actions costs three (with `BEGIN` and `COMMIT`)
-//! rather than a thousand.
+//! The actions of running games, stored many at once in one transaction. On
+//! PostgreSQL one insert carries all of a batch's actions, since each statement is a
+//! round trip to the server: a batch of a thousand actions costs three (with `BEGIN`
+//! and `COMMIT`) rather than a thousand. SQLite runs one prepared insert per action
+//! (see `write`).
 //!
 //! An action is the only thing a step stores. The `games` row's step count, action
 //! deadline and south's colour follow from the actions (the game's task replays them
