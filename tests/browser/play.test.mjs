@@ -287,10 +287,12 @@ test('two players meet in the lobby, play a game by clicking, and replay it', as
       const southScore = summary.score.south;
       const northScore = summary.score.north;
 
-      // Everyone's history: the game is the newest row, with its result, reason and deltas.
+      // Everyone's history holds the game with its result, reason and deltas. Found by its
+      // id, not as the newest row: the other browser tests' games end beside this one, and
+      // on a busy machine one of them ended after it (seen beside `stress-ng --cpu 4`).
       await pa.goto(`${BASE}/games`);
-      const row = pa.locator('tr.game-row').first();
-      assert.equal(await row.getAttribute('data-game-id'), id);
+      const row = pa.locator(`tr.game-row[data-game-id="${id}"]`);
+      assert.equal(await row.count(), 1);
       assert.equal(await row.getAttribute('data-result'), summary.result);
       assert.equal(await row.getAttribute('data-reason'), summary.reason);
       const deltas = await row.locator('.delta').evaluateAll((els) => els.map((e) => e.dataset.delta));
