@@ -98,6 +98,18 @@ pub struct ActionRow {
     pub at_ms: i64,
 }
 
+impl From<Step> for ActionRow {
+    fn from(s: Step) -> ActionRow {
+        ActionRow {
+            game_id: s.game_id,
+            idx: s.idx,
+            seat: s.seat.to_string(),
+            action: s.action,
+            at_ms: s.at_ms,
+        }
+    }
+}
+
 pub fn insert(conn: &mut DbConn, row: &GameRow) -> Result<(), DbError> {
     diesel::insert_into(games::table)
         .values(row)
@@ -406,6 +418,9 @@ pub fn cancel(conn: &mut DbConn, id: &str, creator_id: i64) -> Result<bool, DbEr
     Ok(n == 1)
 }
 
+/// The stored actions of game `id`, in order: all of a finished game's; a running
+/// game's once the database was opened since they were played (until then the newer
+/// ones are in the step log, see `step_log`, which only a game's own task adds to).
 pub fn actions(conn: &mut DbConn, id: &str) -> Result<Vec<ActionRow>, DbError> {
     Ok(game_actions::table
         .filter(game_actions::game_id.eq(id))
@@ -429,16 +444,12 @@ pub struct End<'a> {
     pub players: [(i64, GameResult); 2],
 }
 
-/// The end of game `game_id` with the action that ended it (none when its time ran
-/// out) and both players' scores, written inside the caller's transaction (the
-/// writer's, see `writer`) so that all of it is stored or none.
-pub fn end(
-    c: &mut DbConn,
-    game_id: &str,
-    step: Option<&Step>,
-    end: &End<'_>,
-) -> Result<(), DbError> {
-    super::steps::write(c, step.as_slice())?;
+/// The end of game `game_id` with its whole record (every action it took, the one
+/// that ended it last; see `steps::write_record`) and both players' scores, written
+/// inside the caller's transaction (the writer's, see `writer`) so that all of it is
+/// stored or none.
+pub fn end(c: &mut DbConn, game_id: &str, record: &[Step], end: &End<'_>) -> Result<(), DbError> {
+    super::steps::write_record(c, record)?;
     let row: GameRow = games::table
         .find(game_id)
         .select(GameRow::as_select())

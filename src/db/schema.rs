@@ -116,6 +116,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    live_steps (seq) {
+        seq -> BigInt,
+        game_id -> Text,
+        idx -> Integer,
+        seat -> Text,
+        action -> Text,
+        at_ms -> BigInt,
+    }
+}
+
+diesel::table! {
     score_history (id) {
         id -> BigInt,
         user_id -> BigInt,
@@ -171,6 +182,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     game_actions,
     game_players,
+    live_steps,
     score_history,
     settings,
     saved_layouts,

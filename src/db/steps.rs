@@ -4,6 +4,10 @@
 //! and `COMMIT`) rather than a thousand. SQLite runs one prepared insert per action
 //! (see `write`).
 //!
+//! A running game's actions go to the step log (`step_log`), appended in the order
+//! they were stored; when the game ends its whole record goes to `game_actions` at
+//! once.
+//!
 //! An action is the only thing a step stores. The `games` row's step count, action
 //! deadline and south's colour follow from the actions (the game's task replays them
 //! when it loads) and are written once, when the game ends. Updating the row at every
@@ -12,7 +16,7 @@
 //! those pages was copied back into the database file and synced by the checkpoints
 //! (p99 73 ms against 35–47 ms without).
 
-use super::schema::game_actions;
+use super::schema::{game_actions, live_steps};
 use super::{DbConn, DbError};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Text};
@@ -48,7 +52,24 @@ fn value_rows(rows: usize, width: usize) -> String {
     out
 }
 
-/// Writes `steps` inside the caller's transaction.
+/// One step's single-row insert into `$table` (the log or the record, which share
+/// their columns). Columns set with `eq` (not a derived `Insertable`, whose values may
+/// be DEFAULT and so are keyed by their SQL text) give the statement a type of its
+/// own, by which diesel finds it prepared without writing its SQL.
+macro_rules! insert_one {
+    ($table:ident, $s:expr) => {
+        diesel::insert_into($table::table).values((
+            $table::game_id.eq($s.game_id.as_str()),
+            $table::idx.eq($s.idx),
+            $table::seat.eq($s.seat),
+            $table::action.eq($s.action.as_str()),
+            $table::at_ms.eq($s.at_ms),
+        ))
+    };
+}
+
+/// Appends `steps` to the step log of running games (`live_steps`, see `step_log`)
+/// inside the caller's transaction.
 ///
 /// SQLite runs in this process: executing one prepared single-row insert per step
 /// costs a bind and a step each, while a statement of many rows is parsed and planned
@@ -57,29 +78,45 @@ fn value_rows(rows: usize, width: usize) -> String {
 /// at 100 games), growing with the batch. PostgreSQL answers each statement with a
 /// round trip, so there one statement carries the whole batch.
 pub fn write(c: &mut DbConn, steps: &[&Step]) -> Result<(), DbError> {
-    if steps.is_empty() {
+    if let DbConn::Sqlite(conn) = c {
+        for s in steps {
+            insert_one!(live_steps, s).execute(conn)?;
+        }
         return Ok(());
     }
+    insert_many(c, "live_steps", steps, "")
+}
+
+/// Writes a finished game's whole record, every action it took, to `game_actions`
+/// inside the caller's transaction. One game's actions land side by side there, a
+/// page for some fifty of them, instead of one page per step while it was played.
+/// Actions already there are left as they are: those of a game that was running when
+/// the server last stopped were moved there when it started again (`step_log::fold`).
+pub fn write_record(c: &mut DbConn, record: &[Step]) -> Result<(), DbError> {
     if let DbConn::Sqlite(conn) = c {
-        use game_actions::dsl;
-        for s in steps {
-            // Columns set with `eq` (not a derived `Insertable`, whose values may be
-            // DEFAULT and so are keyed by their SQL text) give the statement a type of
-            // its own, by which diesel finds it prepared without writing its SQL.
-            diesel::insert_into(game_actions::table)
-                .values((
-                    dsl::game_id.eq(s.game_id.as_str()),
-                    dsl::idx.eq(s.idx),
-                    dsl::seat.eq(s.seat),
-                    dsl::action.eq(s.action.as_str()),
-                    dsl::at_ms.eq(s.at_ms),
-                ))
+        for s in record {
+            insert_one!(game_actions, s)
+                .on_conflict_do_nothing()
                 .execute(conn)?;
         }
         return Ok(());
     }
+    // PostgreSQL takes at most 65,535 parameters in one statement.
+    for part in record.chunks(1000) {
+        let part: Vec<&Step> = part.iter().collect();
+        insert_many(c, "game_actions", &part, " ON CONFLICT DO NOTHING")?;
+    }
+    Ok(())
+}
+
+/// `steps` as one PostgreSQL insert into `table` (a column layout shared by the log and
+/// the finished games' record), `tail` added after its rows.
+fn insert_many(c: &mut DbConn, table: &str, steps: &[&Step], tail: &str) -> Result<(), DbError> {
+    if steps.is_empty() {
+        return Ok(());
+    }
     let sql = format!(
-        "INSERT INTO game_actions (game_id, idx, seat, action, at_ms) VALUES {}",
+        "INSERT INTO {table} (game_id, idx, seat, action, at_ms) VALUES {}{tail}",
         value_rows(steps.len(), 5)
     );
     let mut insert = diesel::sql_query(sql).into_boxed();

@@ -10,6 +10,7 @@
 //! busy handler between tries, and on PostgreSQL each waited on its own WAL flush.
 
 use super::checkpoint::Done;
+use super::step_log;
 use super::steps::{self, Step};
 use super::{DbConn, DbError};
 use std::sync::Arc;
@@ -214,6 +215,7 @@ fn write_loop(
     let mut batch: Vec<Box<dyn Work>> = Vec::with_capacity(MAX_BATCH);
     let mut last_start = Instant::now();
     let mut busy = false;
+    let mut trimmer = step_log::Trimmer::default();
     while let Some(first) = jobs.blocking_recv() {
         if busy {
             if let Some(wait) = SPACING.checked_sub(last_start.elapsed()) {
@@ -229,6 +231,7 @@ fn write_loop(
             }
         }
         busy = batch.len() >= BUSY_BATCH;
+        trimmer.appended(batch.iter().filter(|job| job.step().is_some()).count());
         let mut outcome = run_batch(&mut conn, &mut batch);
         if outcome.is_err() && replace_if_lost(&mut conn, reconnect) {
             outcome = run_batch(&mut conn, &mut batch);
@@ -251,6 +254,12 @@ fn write_loop(
                     job.answer(outcome);
                 }
             }
+        }
+        // After the answers, so that no one waits for it.
+        if trimmer.due()
+            && let Err(e) = trimmer.run(&mut conn)
+        {
+            tracing::warn!(error = %e, "cannot trim the step log");
         }
         if checkpointed.take() {
             super::checkpoint::finish(&mut conn);

@@ -79,13 +79,18 @@ impl Task {
             action: action_json(seat, a).to_string(),
             at_ms,
         });
+        let ends = outcome.zip(score).map(end_of);
+        let record = match &ends {
+            Some(_) => self.record(step.clone()),
+            None => Vec::new(),
+        };
         // The action is acknowledged and shown only after the writer's commit that
         // holds it: an ack always means "stored".
         let pool = self.hub.pool();
-        match (outcome.zip(score).map(end_of), step) {
+        match (ends, step) {
             (None, Some(step)) => pool.write_step(step).await,
-            (Some(end), step) => {
-                pool.write(move |c| games::end(c, &game_id, step.as_ref(), &end))
+            (Some(end), _) => {
+                pool.write(move |c| games::end(c, &game_id, &record, &end))
                     .await
             }
             // Every change that neither ends the game nor adds an action is the
@@ -120,6 +125,31 @@ impl Task {
         }
         self.game = Some(next);
         Ok(())
+    }
+
+    /// Every action of the game as stored, `last` (the one that ends it, if any) after
+    /// those taken before: each step of the log is a stored action, in order.
+    pub(super) fn record(&self, last: Option<Step>) -> Vec<Step> {
+        let game_id = &self.row.id;
+        let mut record: Vec<Step> = self
+            .log
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Step(s) => Some(s),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(idx, s)| Step {
+                game_id: game_id.clone(),
+                idx: idx as i32,
+                seat: s.applied.seat.name(),
+                action: action_json(s.applied.seat, s.action).to_string(),
+                at_ms: s.at_ms as i64,
+            })
+            .collect();
+        debug_assert_eq!(record.len(), self.actions, "one log step per stored action");
+        record.extend(last);
+        record
     }
 
     pub(super) async fn refresh_players(&mut self) {

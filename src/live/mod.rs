@@ -86,6 +86,11 @@ pub enum Cmd {
     Summary {
         reply: oneshot::Sender<Result<summary::GameSummary, AppError>>,
     },
+    /// The game's actions as the task holds them: a running game's newer ones are only
+    /// in the step log, which nothing reads by game (see `db::step_log`).
+    Actions {
+        reply: oneshot::Sender<Result<Vec<crate::db::games::ActionRow>, AppError>>,
+    },
     /// Whether `user` is a player of the game (a seat, or the creator of an open game),
     /// whom the socket caps never keep out of it.
     IsPlayer {

@@ -43,6 +43,8 @@ pub(super) enum Entry {
 
 pub(super) struct Step {
     pub applied: Applied,
+    /// The action as it was taken, for the game's record when it ends.
+    pub action: Action,
     pub at_ms: u64,
     /// The counters after the step.
     pub status: Status,
@@ -69,6 +71,7 @@ impl Step {
         let applied = game.apply(seat, action, Some(at_ms))?;
         Ok(Step {
             applied,
+            action,
             at_ms,
             status: Status::of(game),
             route,
@@ -228,6 +231,10 @@ impl Task {
             Cmd::Computer { version, decision } => self.computer_answer(version, decision).await,
             Cmd::Summary { reply } => {
                 let _ = reply.send(Ok(self.summary()));
+            }
+            Cmd::Actions { reply } => {
+                let rows = self.record(None).into_iter().map(|s| s.into()).collect();
+                let _ = reply.send(Ok(rows));
             }
             Cmd::IsPlayer { user, reply } => {
                 let player = user == self.row.creator_id || self.seat_of_user(Some(user)).is_some();

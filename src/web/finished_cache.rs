@@ -27,8 +27,9 @@
 //!   second (429, Retry-After: 1) rather than queue work without end.
 
 use super::finished::{self, Built};
+use crate::db::games::RUNNING;
 use crate::error::AppError;
-use crate::live::{Hub, blocking};
+use crate::live::{Cmd, Hub, blocking};
 use actix_web::http::header::{
     self, AcceptEncoding, ContentEncoding, Encoding, EntityTag, Header as _, IfNoneMatch,
 };
@@ -238,8 +239,16 @@ impl FinishedCache {
         let _slot = self.slots.acquire().await.map_err(AppError::internal)?;
         match kind {
             Kind::Record => {
-                let (row, actions) =
+                let (row, mut actions) =
                     blocking(hub.pool(), move |c| finished::load_record(c, &id)).await?;
+                // A running game's newer actions are in its task (see `db::step_log`).
+                if row.status == RUNNING
+                    && let Some(live) = hub
+                        .ask_if_live(&row.id, |reply| Cmd::Actions { reply })
+                        .await
+                {
+                    actions = live?;
+                }
                 actix_web::web::block(move || finished::record(&row, &actions)).await?
             }
             Kind::Replay => {
