@@ -419,7 +419,7 @@ pub fn cancel(conn: &mut DbConn, id: &str, creator_id: i64) -> Result<bool, DbEr
 }
 
 /// The stored actions of game `id`, in order: all of a finished game's; a running
-/// game's once the database was opened since they were played (until then the newer
+/// game's once a server has started on it since they were played (until then the newer
 /// ones are in the step log, see `step_log`, which only a game's own task adds to).
 pub fn actions(conn: &mut DbConn, id: &str) -> Result<Vec<ActionRow>, DbError> {
     Ok(game_actions::table

@@ -323,12 +323,6 @@ pub fn connect(url: &str, max_size: u32) -> Result<Pool, DbError> {
         })?;
     let mut conn = connections.get()?;
     run_migrations(&mut conn)?;
-    // The running games' actions that the last server stored are loaded from
-    // `game_actions` (see `step_log`).
-    let folded = step_log::fold(&mut conn)?;
-    if folded > 0 {
-        tracing::info!(actions = folded, "moved the step log of running games");
-    }
     use r2d2::ManageConnection;
     let manager = Manager {
         url: url.to_string(),

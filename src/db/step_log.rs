@@ -11,8 +11,9 @@
 //! actions. A finished game's whole record is written to `game_actions` in the
 //! transaction that ends it (`steps::write_record`), so its rows here are no longer
 //! needed; [`Trimmer`] drops them from the log's front, moving the few rows of games
-//! still running to its end. Opening the database ([`fold`]) moves whatever the log
-//! holds into `game_actions`, where the loading of a game's task reads it.
+//! still running to its end. A server starting ([`fold`], before it resumes the
+//! running games) moves whatever the log holds into `game_actions`, where the loading
+//! of a game's task reads it.
 //!
 //! A game's actions are therefore `game_actions` and the log together, never
 //! contradicting each other (the same action is the same row in both); outside
@@ -51,8 +52,8 @@ fn span(c: &mut DbConn) -> Result<Option<(i64, i64)>, DbError> {
 }
 
 /// Moves every action in the log to `game_actions` (those already there stay as they
-/// are) and empties the log, in one transaction; how many rows the log held. Run when
-/// the database is opened, before any game's task is loaded from it.
+/// are) and empties the log, in one transaction; how many rows the log held. Run as a
+/// server starts, before any game's task is loaded (`Hub::resume_running`).
 pub fn fold(c: &mut DbConn) -> Result<usize, DbError> {
     super::write_transaction(c, |c| {
         let Some((_, hi)) = span(c)? else {

@@ -79,17 +79,13 @@ impl Task {
             action: action_json(seat, a).to_string(),
             at_ms,
         });
-        let ends = outcome.zip(score).map(end_of);
-        let record = match &ends {
-            Some(_) => self.record(step.clone()),
-            None => Vec::new(),
-        };
         // The action is acknowledged and shown only after the writer's commit that
         // holds it: an ack always means "stored".
         let pool = self.hub.pool();
-        match (ends, step) {
+        match (outcome.zip(score).map(end_of), step) {
             (None, Some(step)) => pool.write_step(step).await,
-            (Some(end), _) => {
+            (Some(end), step) => {
+                let record = self.record(step);
                 pool.write(move |c| games::end(c, &game_id, &record, &end))
                     .await
             }

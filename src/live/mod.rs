@@ -266,7 +266,13 @@ impl Hub {
     }
 
     /// Starts the task of every running game, so clocks run without anyone connected.
+    /// The actions the last server appended to the step log are first moved to where a
+    /// task loads them from (see `db::step_log`).
     pub async fn resume_running(self: &Arc<Self>) -> Result<usize, AppError> {
+        let folded = blocking(&self.pool, |c| Ok(db::step_log::fold(c)?)).await?;
+        if folded > 0 {
+            tracing::info!(actions = folded, "moved the step log of running games");
+        }
         let ids = blocking(&self.pool, |c| Ok(db::games::running_ids(c)?)).await?;
         for id in &ids {
             self.handle(id).await?;

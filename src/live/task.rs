@@ -8,7 +8,7 @@ use super::presence::Place;
 use super::protocol::ClientKind;
 use super::summary::PlayerInfo;
 use super::{Cmd, Hub, Outbox};
-use crate::db::games::{GameRow, OPEN, RUNNING};
+use crate::db::games::{ActionRow, GameRow, OPEN, RUNNING};
 use crate::db::now_ms;
 use crate::error::AppError;
 use crate::rules::game::Applied;
@@ -233,7 +233,7 @@ impl Task {
                 let _ = reply.send(Ok(self.summary()));
             }
             Cmd::Actions { reply } => {
-                let rows = self.record(None).into_iter().map(|s| s.into()).collect();
+                let rows = self.record(None).into_iter().map(ActionRow::from).collect();
                 let _ = reply.send(Ok(rows));
             }
             Cmd::IsPlayer { user, reply } => {
