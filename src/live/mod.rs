@@ -269,9 +269,11 @@ impl Hub {
     /// The actions the last server appended to the step log are first moved to where a
     /// task loads them from (see `db::step_log`).
     pub async fn resume_running(self: &Arc<Self>) -> Result<usize, AppError> {
+        let began = std::time::Instant::now();
         let folded = blocking(&self.pool, |c| Ok(db::step_log::fold(c)?)).await?;
         if folded > 0 {
-            tracing::info!(actions = folded, "moved the step log of running games");
+            let ms = began.elapsed().as_millis() as u64;
+            tracing::info!(actions = folded, ms, "moved the step log of running games");
         }
         let ids = blocking(&self.pool, |c| Ok(db::games::running_ids(c)?)).await?;
         for id in &ids {
