@@ -120,6 +120,7 @@ async fn head_answers_as_get_without_the_body(db: TestDb) {
         "/api/players/alice",
         "/api/ladder",
         "/api/board",
+        "/api/board?variant=siguo",
         // Errors too: a page's, the API's, a static file's.
         "/game/NOPE",
         "/@/nobody",

@@ -9,14 +9,14 @@ use crate::error::AppError;
 use crate::live::{
     Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, caps, new_game_id,
 };
-use crate::rules::board::{self, Square};
+use crate::rules::board::Square;
 use crate::rules::view::Face;
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::BTreeMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 #[derive(Deserialize, Clone, Copy)]
 #[serde(deny_unknown_fields)]
@@ -261,21 +261,6 @@ pub async fn game_replay(
 /// A stored variant name.
 pub(crate) fn variant_of(name: &str) -> Result<Variant, AppError> {
     Variant::from_name(name).ok_or_else(|| AppError::internal(format!("stored variant {name:?}")))
-}
-
-static BOARD_JSON: LazyLock<Value> = LazyLock::new(|| {
-    let stations: Vec<Value> = Square::all()
-        .map(|s| json!({"square": s, "kind": s.kind(), "file": s.file(), "rank": s.rank()}))
-        .collect();
-    let edges: Vec<Value> = board::edges()
-        .iter()
-        .map(|(a, b, k)| json!({"from": a, "to": b, "kind": k}))
-        .collect();
-    json!({"stations": stations, "edges": edges, "rail_lines": board::rail_lines()})
-});
-
-pub async fn board_json() -> HttpResponse {
-    HttpResponse::Ok().json(&*BOARD_JSON)
 }
 
 #[derive(Deserialize)]

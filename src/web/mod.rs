@@ -5,6 +5,7 @@ mod api;
 mod assets;
 mod auth;
 mod bearer;
+mod board_api;
 mod bots;
 mod chart;
 mod device_cookie;

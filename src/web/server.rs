@@ -1,7 +1,7 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    access_log, api, assets, auth, bearer, bots, device_cookie, display_name, error,
+    access_log, api, assets, auth, bearer, board_api, bots, device_cookie, display_name, error,
     finished_cache, frame_budget, head, headers, history, ladder, layouts, origin, page_cache,
     pages, profile, rate_clock, sessions, socket_caps, throttle, upgrades, ws,
 };
@@ -96,7 +96,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/games/{id}/cancel", web::post().to(api::cancel_game))
             .route("/games/{id}/record", web::get().to(api::game_record))
             .route("/games/{id}/replay", web::get().to(api::game_replay))
-            .route("/board", web::get().to(api::board_json))
+            .route("/board", web::get().to(board_api::board))
             .route("/analysis/moves", web::post().to(api::analysis_moves))
             .route("/players/{name}", web::get().to(api::player))
             .route("/ladder", web::get().to(api::ladder))
