@@ -35,8 +35,7 @@ static FOUR_PLAYER: LazyLock<String> = LazyLock::new(|| {
     let stations: Vec<_> = Station::all()
         .map(|s| {
             let (x, y) = s.grid();
-            let seat = s.seat().map(seat_name);
-            json!({"station": s, "kind": s.kind(), "seat": seat, "x": x, "y": y})
+            json!({"station": s, "kind": s.kind(), "seat": s.seat(), "x": x, "y": y})
         })
         .collect();
     let edges: Vec<_> = siguo::board::edges()
@@ -51,16 +50,6 @@ static FOUR_PLAYER: LazyLock<String> = LazyLock::new(|| {
     })
     .to_string()
 });
-
-/// A seat as the API names it.
-fn seat_name(seat: siguo::Seat4) -> &'static str {
-    match seat {
-        siguo::Seat4::South => "south",
-        siguo::Seat4::East => "east",
-        siguo::Seat4::North => "north",
-        siguo::Seat4::West => "west",
-    }
-}
 
 pub async fn board(q: web::Query<BoardQuery>) -> Result<HttpResponse, AppError> {
     let text: &'static str = match q.variant.as_deref() {

@@ -8,7 +8,10 @@ use std::sync::LazyLock;
 
 /// The four seats in turn order (RULES §5.2): each seat's 下家 is the next one, the
 /// seat on its right.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Seat4 {
     South,
     East,
