@@ -10,7 +10,8 @@
 #   bench/load.sh postgres --crash            # kill the server mid-load, check the records
 #   bench/load.sh sqlite --levels 1000 --computer-games 50 --computer-level hard
 # DB_URL (SQLite) and SERVER_LOG choose other files than /tmp/junqi-load.db and
-# /tmp/junqi-load-server.log, for a second run beside another.
+# /tmp/junqi-load-server.log, for a second run beside another; BIN runs another build
+# as it is (e.g. an older one, for a comparison) instead of building this one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 backend="${1:-sqlite}"
@@ -30,8 +31,11 @@ case "$backend" in
   *) echo "usage: $0 sqlite|postgres [junqi load options]" >&2; exit 2 ;;
 esac
 
-CARGO_INCREMENTAL=0 cargo build --release --quiet
+bin="${BIN:-target/release/junqi}"
+if [ -z "${BIN:-}" ]; then
+  CARGO_INCREMENTAL=0 cargo build --release --quiet
+fi
 # 9,000 games are 18,000 sockets on each side: the tool raises its soft open-file
 # limit to the hard one, and warns when that is too low.
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; open files: $(ulimit -Hn); $backend; commit $(git rev-parse --short HEAD)" >&2
-exec target/release/junqi load --database-url "$url" --server-log "${SERVER_LOG:-/tmp/junqi-load-server.log}" "$@"
+exec "$bin" load --database-url "$url" --server-log "${SERVER_LOG:-/tmp/junqi-load-server.log}" "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A slower machine on a fast one (BENCHMARKS.md, "A slower machine, emulated"): runs
-# `junqi load` with the load tool, the server it starts and, on PostgreSQL, every
+# bench/load.sh with the load tool, the server it starts and, on PostgreSQL, every
 # PostgreSQL process in a cgroup that gets CORES cores' worth of CPU time. The work is
 # the same; the cores are as full as a machine 2/CORES times slower would have them.
 #
@@ -12,8 +12,10 @@
 # PostgreSQL processes go back to the root group when the run ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cores="${1:?usage: $0 CORES sqlite|postgres [junqi load options]}"
-backend="${2:?usage: $0 CORES sqlite|postgres [junqi load options]}"
+usage="usage: $0 CORES sqlite|postgres [junqi load options]"
+cores="${1:?$usage}"
+backend="${2:?$usage}"
+case "$backend" in sqlite | postgres) ;; *) echo "$usage" >&2; exit 2 ;; esac
 shift 2
 period=10000
 quota=$(awk -v c="$cores" -v p="$period" 'BEGIN { printf "%d", c * p }')
@@ -32,26 +34,15 @@ else
   echo "$quota $period" > "$group/cpu.max"
 fi
 
-case "$backend" in
-  sqlite)
-    url="${DB_URL:-/tmp/junqi-slow.db}"
-    rm -f "$url" "$url-wal" "$url-shm"
-    ;;
-  postgres)
-    base="${JUNQI_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}"
-    url="${base%/*}/junqi_slow"
-    psql "$base" -qc "DROP DATABASE IF EXISTS junqi_slow WITH (FORCE)" -c "CREATE DATABASE junqi_slow"
-    # New backends are forked by the postmaster and stay in its group.
-    for p in $(pgrep -x postgres); do echo "$p" > "$group/cgroup.procs"; done
-    trap 'for p in $(pgrep -x postgres); do echo "$p" > "$root/cgroup.procs"; done' EXIT
-    ;;
-  *) echo "usage: $0 CORES sqlite|postgres [junqi load options]" >&2; exit 2 ;;
-esac
-
-bin="${BIN:-target/release/junqi}"
+# Built at full speed, outside the group.
 if [ -z "${BIN:-}" ]; then
   CARGO_INCREMENTAL=0 cargo build --release --quiet
+  export BIN=target/release/junqi
 fi
-echo "machine: $(nproc) cores, run on $cores of them ($quota us per $period us); $backend; $bin" >&2
-bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$group" \
-  "$bin" load --database-url "$url" --server-log "${SERVER_LOG:-/tmp/junqi-slow-server.log}" "$@"
+if [ "$backend" = postgres ]; then
+  # New backends are forked by the postmaster and stay in its group.
+  for p in $(pgrep -x postgres); do echo "$p" > "$group/cgroup.procs"; done
+  trap 'for p in $(pgrep -x postgres); do echo "$p" > "$root/cgroup.procs"; done' EXIT
+fi
+echo "run on $cores of the cores ($quota us per $period us)" >&2
+bash -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' _ "$group" bench/load.sh "$backend" "$@"

@@ -3,12 +3,13 @@
 //! written once: the boards never change while the server runs.
 
 use crate::error::AppError;
-use crate::rules::board::{self, Square};
-use crate::rules::siguo::{self, Station};
+use crate::rules::Variant;
+use crate::rules::board::{self, EdgeKind, Square};
+use crate::rules::siguo::{self, Station, station::GRID};
 use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use std::sync::LazyLock;
 
 #[derive(Deserialize)]
@@ -21,11 +22,12 @@ static TWO_PLAYER: LazyLock<String> = LazyLock::new(|| {
     let stations: Vec<_> = Square::all()
         .map(|s| json!({"square": s, "kind": s.kind(), "file": s.file(), "rank": s.rank()}))
         .collect();
-    let edges: Vec<_> = board::edges()
-        .iter()
-        .map(|(a, b, k)| json!({"from": a, "to": b, "kind": k}))
-        .collect();
-    json!({"stations": stations, "edges": edges, "rail_lines": board::rail_lines()}).to_string()
+    json!({
+        "stations": stations,
+        "edges": edges(board::edges()),
+        "rail_lines": board::rail_lines(),
+    })
+    .to_string()
 });
 
 /// The four-player board of 四国军棋 (RULES §5.1): station ids of §5.1.1, each with its
@@ -38,23 +40,28 @@ static FOUR_PLAYER: LazyLock<String> = LazyLock::new(|| {
             json!({"station": s, "kind": s.kind(), "seat": s.seat(), "x": x, "y": y})
         })
         .collect();
-    let edges: Vec<_> = siguo::board::edges()
-        .iter()
-        .map(|(a, b, k)| json!({"from": a, "to": b, "kind": k}))
-        .collect();
     json!({
-        "grid": {"width": 17, "height": 17},
+        "grid": {"width": GRID, "height": GRID},
         "stations": stations,
-        "edges": edges,
+        "edges": edges(siguo::board::edges()),
         "rail_lines": siguo::board::rail_lines(),
     })
     .to_string()
 });
 
+/// A board's connections as the API writes them, whatever its places.
+fn edges<P: Serialize>(edges: &[(P, P, EdgeKind)]) -> Vec<Value> {
+    edges
+        .iter()
+        .map(|(a, b, k)| json!({"from": a, "to": b, "kind": k}))
+        .collect()
+}
+
 pub async fn board(q: web::Query<BoardQuery>) -> Result<HttpResponse, AppError> {
     let text: &'static str = match q.variant.as_deref() {
-        None | Some("flip" | "standard") => &TWO_PLAYER,
         Some("siguo") => &FOUR_PLAYER,
+        None => &TWO_PLAYER,
+        Some(name) if Variant::from_name(name).is_some() => &TWO_PLAYER,
         Some(other) => {
             return Err(AppError::BadRequest(format!(
                 "unknown variant {}: the boards are those of flip, standard and siguo",

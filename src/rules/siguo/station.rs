@@ -59,6 +59,8 @@ pub enum Kind {
 }
 
 pub const STATIONS: usize = 129;
+/// Places across (and up) the grid that [`Station::grid`] puts the stations on.
+pub const GRID: i8 = 17;
 /// Stations of one seat's area.
 pub const AREA: usize = 30;
 /// The 九宫 by compass, in index order (south row, middle row, north row; west to east).
@@ -146,7 +148,7 @@ impl Station {
                 let (mut x, mut y) = (6 + sq.file() as i8, sq.rank() as i8 - 1);
                 // A quarter turn anticlockwise about (8, 8) per seat after South.
                 for _ in 0..seat.index() {
-                    (x, y) = (16 - y, x);
+                    (x, y) = (GRID - 1 - y, x);
                 }
                 (x, y)
             }
