@@ -119,7 +119,9 @@ fn reference_actions(game: &Game) -> Vec<Action> {
         }
         for to in Square::all().filter(|&to| reach.contains(to)) {
             let allowed = pos.get(to).is_none()
-                || pos.attack_refusal(variant, game.options(), t, to).is_none();
+                || pos
+                    .attack_refusal(variant.caps(), game.options(), t.colour.into(), t, to)
+                    .is_none();
             if allowed {
                 out.push(Action::Move { from, to });
             }

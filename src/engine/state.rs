@@ -32,10 +32,12 @@ impl State {
     /// Moves of the side to move as (from, to).
     pub fn moves(&self, rules: &Rules, out: &mut Vec<(Square, Square)>) {
         out.clear();
-        self.pos
-            .for_each_move(rules.variant, &rules.options, self.to_move, |f, t| {
-                out.push((f, t))
-            });
+        self.pos.for_each_move(
+            rules.variant.caps(),
+            &rules.options,
+            self.to_move.into(),
+            |f, t| out.push((f, t)),
+        );
     }
 
     /// The position after a legal move by the side to move.

@@ -281,3 +281,105 @@ pub fn rail_path(
     }
     None
 }
+
+impl super::geometry::Place for Square {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+    fn from_index(i: usize) -> Option<Square> {
+        Square::from_index(i)
+    }
+}
+
+/// The bit operations of one word, for the position's generic code.
+macro_rules! word_ops {
+    ($t:ident) => {
+        impl std::ops::BitAnd for $t {
+            type Output = $t;
+            #[inline]
+            fn bitand(self, o: $t) -> $t {
+                $t(self.0 & o.0)
+            }
+        }
+        impl std::ops::BitOr for $t {
+            type Output = $t;
+            #[inline]
+            fn bitor(self, o: $t) -> $t {
+                $t(self.0 | o.0)
+            }
+        }
+        impl std::ops::BitAndAssign for $t {
+            #[inline]
+            fn bitand_assign(&mut self, o: $t) {
+                self.0 &= o.0
+            }
+        }
+        impl std::ops::BitOrAssign for $t {
+            #[inline]
+            fn bitor_assign(&mut self, o: $t) {
+                self.0 |= o.0
+            }
+        }
+        impl std::ops::Not for $t {
+            type Output = $t;
+            #[inline]
+            fn not(self) -> $t {
+                $t(!self.0)
+            }
+        }
+    };
+}
+
+word_ops!(SquareSet);
+
+impl super::geometry::PlaceSet for SquareSet {
+    type Place = Square;
+    const EMPTY: SquareSet = SquareSet(0);
+    #[inline]
+    fn single(p: Square) -> SquareSet {
+        SquareSet(p.bit())
+    }
+    #[inline]
+    fn contains(self, p: Square) -> bool {
+        SquareSet::contains(self, p)
+    }
+    #[inline]
+    fn insert(&mut self, p: Square) {
+        SquareSet::insert(self, p)
+    }
+    #[inline]
+    fn remove(&mut self, p: Square) {
+        SquareSet::remove(self, p)
+    }
+    #[inline]
+    fn len(self) -> u32 {
+        SquareSet::len(self)
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        SquareSet::is_empty(self)
+    }
+    #[inline]
+    fn places(self) -> impl Iterator<Item = Square> {
+        self.iter()
+    }
+}
+
+/// The two-player board of RULES §1 as a type, for the generic position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TwoPlayer;
+
+impl super::geometry::Board for TwoPlayer {
+    type Place = Square;
+    type Set = SquareSet;
+    type Army = super::piece::Colour;
+    type Cells = [Option<super::piece::Token>; SQUARES];
+    type Geometry = super::tables::Tables;
+    #[inline]
+    fn geometry() -> &'static super::tables::Tables {
+        tables()
+    }
+    fn empty_cells() -> Self::Cells {
+        [None; SQUARES]
+    }
+}

@@ -3,8 +3,9 @@
 //! an event back out of the tallies. Built from the rules' `Applied` alone, so that a
 //! game's log can cut an old event again without keeping old positions.
 
-use super::board::{self, Square, SquareSet};
+use super::board::{self, Square};
 use super::game::{Applied, Effect, Game};
+use super::geometry::{Board, Geometry, PlaceSet};
 use super::options::Variant;
 use super::piece::{Colour, Combat, Piece, Seat, Token};
 use super::position::Position;
@@ -141,14 +142,16 @@ pub fn board_delta(
 
 /// Every station a move passed, `from` first and `to` last, on the board as it stood
 /// before the move. A step along a road (or between neighbours) is `[from, to]`.
-pub fn route(before: &Position, from: Square, to: Square) -> Vec<Square> {
-    if board::neighbours(from).contains(to) {
+pub fn route<B: Board>(before: &Position<B>, from: B::Place, to: B::Place) -> Vec<B::Place> {
+    let tb = B::geometry();
+    if tb.neighbours(from).contains(to) {
         return vec![from, to];
     }
     let engineer = before.get(from).is_some_and(|t| t.piece == Piece::Engineer);
-    let mut occupied: SquareSet = before.occupied();
+    let mut occupied = before.occupied();
     occupied.remove(to);
-    board::rail_path(from, to, engineer, occupied).unwrap_or_else(|| vec![from, to])
+    tb.rail_path(from, to, engineer, occupied)
+        .unwrap_or_else(|| vec![from, to])
 }
 
 #[cfg(test)]

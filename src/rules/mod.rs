@@ -36,6 +36,8 @@ pub mod board;
 pub mod deal;
 pub mod delta;
 pub mod game;
+pub mod geometry;
+pub mod hidden_game;
 pub mod layout;
 pub mod options;
 pub mod piece;
@@ -46,7 +48,7 @@ pub mod siguo;
 mod tables;
 pub mod view;
 
-pub use board::{EdgeKind, Square, SquareSet, StationKind};
+pub use board::{EdgeKind, Square, SquareSet, StationKind, TwoPlayer};
 pub use deal::Deal;
 pub use game::{Action, Applied, EndReason, Game, LegalActions, Outcome, RuleError};
 pub use layout::{Layout, LayoutViolation};

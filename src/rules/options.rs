@@ -103,7 +103,7 @@ pub enum SetupKind {
 }
 
 /// The capabilities of a variant (`Variant::caps`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Caps {
     pub setup: SetupKind,
     /// A seat knows its own hidden pieces, and everyone sees whose a hidden piece is.

@@ -166,6 +166,19 @@ impl Colour {
     }
 }
 
+impl super::geometry::Army for Colour {
+    type Each<T: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static> = [T; 2];
+    const ALL: &'static [Colour] = &Colour::BOTH;
+    fn index(self) -> usize {
+        self as usize
+    }
+    fn each<T: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static>(
+        value: T,
+    ) -> [T; 2] {
+        [value; 2]
+    }
+}
+
 impl fmt::Display for Colour {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -206,23 +219,24 @@ impl fmt::Display for Seat {
 }
 
 /// A piece on the board. `shown` means everyone may see what it is: a flipped piece in
-/// flip chess, a revealed flag in standard 军棋.
+/// flip chess, a revealed flag in standard 军棋. `colour` is its army: a colour on the
+/// two-player board, a seat in 四国.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Token {
+pub struct Token<A = Colour> {
     pub piece: Piece,
-    pub colour: Colour,
+    pub colour: A,
     pub shown: bool,
 }
 
-impl Token {
-    pub const fn hidden(piece: Piece, colour: Colour) -> Token {
+impl<A> Token<A> {
+    pub const fn hidden(piece: Piece, colour: A) -> Token<A> {
         Token {
             piece,
             colour,
             shown: false,
         }
     }
-    pub const fn shown(piece: Piece, colour: Colour) -> Token {
+    pub const fn shown(piece: Piece, colour: A) -> Token<A> {
         Token {
             piece,
             colour,

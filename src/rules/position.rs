@@ -1,17 +1,19 @@
-//! Pieces on the board and the moves they can make (RULES §2, §3.4–§3.7, §4.5).
+//! Pieces on a board and the moves they can make (RULES §2, §3.4–§3.7, §4.5, §5.3),
+//! for any board (`geometry::Board`): the two-player board and 四国's.
 //!
 //! The position keeps a few bitmasks beside the cells so that move generation is a
 //! handful of word operations per piece; self-play leans on this.
 
-use super::board::{SQUARES, Square, SquareSet, StationKind};
-use super::options::{Options, Variant};
+use super::board::{Square, StationKind, TwoPlayer};
+use super::geometry::{Army, Board, Geometry, Place, PlaceSet};
+use super::options::{Caps, Options};
 use super::piece::{Colour, Piece, Token};
-use super::tables::{Tables, tables};
 
 /// Why an attack is not allowed. Shown to players, so the wording matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttackRefusal {
     OwnPiece,
+    Ally,
     FaceDown,
     InCamp,
     MineNeedsEngineerOrBomb,
@@ -23,6 +25,7 @@ impl AttackRefusal {
     pub fn message(self) -> &'static str {
         match self {
             AttackRefusal::OwnPiece => "a piece cannot attack a piece of its own colour",
+            AttackRefusal::Ally => "a piece cannot attack an ally's piece",
             AttackRefusal::FaceDown => "a face-down piece cannot be attacked",
             AttackRefusal::InCamp => "a piece in a camp cannot be attacked",
             AttackRefusal::MineNeedsEngineerOrBomb => {
@@ -38,38 +41,90 @@ impl AttackRefusal {
     }
 }
 
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Position {
-    cells: [Option<Token>; SQUARES],
-    occupied: u64,
-    hidden: u64,
-    by_colour: [u64; 2],
-    /// Mines and flags of both colours: the pieces that never move.
-    immobile: u64,
-    /// Mines of both colours, whatever `assume_mines_left` says of their number.
-    mine_squares: u64,
-    /// Engineers, which fly on the rail, and engineers and bombs, which may attack
-    /// mines: masks so that move generation need not read each piece.
-    engineers: u64,
-    sappers: u64,
-    mines: [u8; 2],
+/// The army that moves and the armies it may attack (an ally's pieces are neither
+/// its own nor a target).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Side<A: Army> {
+    pub army: A,
+    /// Bit `i` set: army `i` is a foe.
+    foes: u8,
+    /// Armies neither its own nor foes: its allies. None in two-player games, which
+    /// so find their foes' pieces with one mask operation.
+    allies: u8,
+    /// The foe when there is only one (two-player games): flip chess's flag guard then
+    /// reads one count instead of looping over the armies.
+    only_foe: Option<A>,
 }
 
-impl std::fmt::Debug for Position {
+impl<A: Army> Side<A> {
+    pub fn new(army: A, foes: impl IntoIterator<Item = A>) -> Side<A> {
+        let foes: u8 = foes.into_iter().fold(0, |m, f| m | 1 << f.index());
+        let everyone = (1u8 << A::ALL.len()) - 1;
+        let allies = everyone & !foes & !(1 << army.index());
+        let only_foe = A::ALL.iter().copied().find(|f| foes == 1 << f.index());
+        Side {
+            army,
+            foes,
+            allies,
+            only_foe,
+        }
+    }
+
+    pub fn is_foe(self, army: A) -> bool {
+        self.foes & (1 << army.index()) != 0
+    }
+}
+
+impl Side<Colour> {
+    /// A colour of a two-player game, against the other.
+    pub fn of(colour: Colour) -> Side<Colour> {
+        Side {
+            army: colour,
+            foes: 1 << colour.other().index(),
+            allies: 0,
+            only_foe: Some(colour.other()),
+        }
+    }
+}
+
+impl From<Colour> for Side<Colour> {
+    fn from(c: Colour) -> Side<Colour> {
+        Side::of(c)
+    }
+}
+
+type Each<B, T> = <<B as Board>::Army as Army>::Each<T>;
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position<B: Board = TwoPlayer> {
+    cells: B::Cells,
+    occupied: B::Set,
+    hidden: B::Set,
+    by_colour: Each<B, B::Set>,
+    /// Mines and flags of every army: the pieces that never move.
+    immobile: B::Set,
+    /// Mines of every army, whatever `assume_mines_left` says of their number.
+    mine_squares: B::Set,
+    /// Engineers, which fly on the rail, and engineers and bombs, which may attack
+    /// mines: masks so that move generation need not read each piece.
+    engineers: B::Set,
+    sappers: B::Set,
+    mines: Each<B, u8>,
+}
+
+impl<B: Board> std::fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut m = f.debug_map();
-        for s in Square::all() {
-            if let Some(t) = self.cells[s.index()] {
-                m.entry(
-                    &s,
-                    &format_args!(
-                        "{}:{}:{}",
-                        t.piece,
-                        t.colour,
-                        if t.shown { "up" } else { "down" }
-                    ),
-                );
-            }
+        for (s, t) in self.tokens() {
+            m.entry(
+                &s,
+                &format_args!(
+                    "{}:{:?}:{}",
+                    t.piece,
+                    t.colour,
+                    if t.shown { "up" } else { "down" }
+                ),
+            );
         }
         m.finish()
     }
@@ -82,143 +137,160 @@ impl Default for Position {
 }
 
 impl Position {
+    /// An empty two-player board.
     pub fn empty() -> Position {
-        Position {
-            cells: [None; SQUARES],
-            occupied: 0,
-            hidden: 0,
-            by_colour: [0; 2],
-            immobile: 0,
-            mine_squares: 0,
-            engineers: 0,
-            sappers: 0,
-            mines: [0; 2],
-        }
+        Position::blank()
     }
 
     pub fn from_tokens(tokens: impl IntoIterator<Item = (Square, Token)>) -> Position {
-        let mut p = Position::empty();
+        Position::with_tokens(tokens)
+    }
+}
+
+impl<B: Board> Position<B> {
+    /// An empty board of `B`.
+    pub fn blank() -> Position<B> {
+        Position {
+            cells: B::empty_cells(),
+            occupied: B::Set::EMPTY,
+            hidden: B::Set::EMPTY,
+            by_colour: B::Army::each(B::Set::EMPTY),
+            immobile: B::Set::EMPTY,
+            mine_squares: B::Set::EMPTY,
+            engineers: B::Set::EMPTY,
+            sappers: B::Set::EMPTY,
+            mines: B::Army::each(0),
+        }
+    }
+
+    pub fn with_tokens(
+        tokens: impl IntoIterator<Item = (B::Place, Token<B::Army>)>,
+    ) -> Position<B> {
+        let mut p = Position::blank();
         for (s, t) in tokens {
             p.put(s, t);
         }
         p
     }
 
-    pub fn get(&self, s: Square) -> Option<Token> {
-        self.cells[s.index()]
+    #[inline]
+    pub fn get(&self, s: B::Place) -> Option<Token<B::Army>> {
+        self.cells.as_ref()[s.index()]
     }
 
-    pub fn tokens(&self) -> impl Iterator<Item = (Square, Token)> + '_ {
-        SquareSet(self.occupied).iter().map(|s| {
-            (
-                s,
-                self.cells[s.index()].expect("occupied square holds a token"),
-            )
-        })
+    pub fn tokens(&self) -> impl Iterator<Item = (B::Place, Token<B::Army>)> + '_ {
+        self.occupied
+            .places()
+            .map(|s| (s, self.get(s).expect("occupied square holds a token")))
     }
 
-    pub fn occupied(&self) -> SquareSet {
-        SquareSet(self.occupied)
+    pub fn occupied(&self) -> B::Set {
+        self.occupied
     }
 
     /// Pieces nobody may see yet: face down in flip chess, undisclosed in standard.
-    pub fn hidden(&self) -> SquareSet {
-        SquareSet(self.hidden)
+    pub fn hidden(&self) -> B::Set {
+        self.hidden
     }
 
-    pub fn of_colour(&self, c: Colour) -> SquareSet {
-        SquareSet(self.by_colour[c.index()])
+    pub fn of_colour(&self, c: B::Army) -> B::Set {
+        self.by_colour.as_ref()[c.index()]
     }
 
-    /// Mines of a colour still on the board, face down ones included.
-    pub fn mines_left(&self, c: Colour) -> u8 {
-        self.mines[c.index()]
+    /// Mines of an army still on the board, face down ones included.
+    pub fn mines_left(&self, c: B::Army) -> u8 {
+        self.mines.as_ref()[c.index()]
     }
 
     /// Sets how many mines of `c` are taken to be on the board, for analysing a
     /// position whose face-down pieces are not all known (only the flag's guard reads
     /// it). Such a position is for asking, not for playing on.
-    pub fn assume_mines_left(&mut self, c: Colour, n: u8) {
-        self.mines[c.index()] = n;
+    pub fn assume_mines_left(&mut self, c: B::Army, n: u8) {
+        self.mines.as_mut()[c.index()] = n;
     }
 
-    pub fn count(&self, c: Colour, piece: Piece) -> u8 {
+    pub fn count(&self, c: B::Army, piece: Piece) -> u8 {
         self.of_colour(c)
-            .iter()
-            .filter(|&s| self.cells[s.index()].is_some_and(|t| t.piece == piece))
+            .places()
+            .filter(|&s| self.get(s).is_some_and(|t| t.piece == piece))
             .count() as u8
     }
 
-    /// Pieces of a colour no longer on the board, the flag never counted (RULES §3.3).
-    pub fn lost(&self, c: Colour) -> u8 {
+    /// Pieces of an army no longer on the board, the flag never counted (RULES §3.3).
+    pub fn lost(&self, c: B::Army) -> u8 {
         let on_board = self.of_colour(c).len() as u8;
         let flag = self.count(c, Piece::Flag);
         24 - (on_board - flag)
     }
 
-    pub(crate) fn put(&mut self, s: Square, t: Token) {
-        if self.occupied & s.bit() != 0 {
+    pub(crate) fn put(&mut self, s: B::Place, t: Token<B::Army>) {
+        if self.occupied.contains(s) {
             self.take(s);
         }
-        self.cells[s.index()] = Some(t);
-        self.occupied |= s.bit();
-        self.by_colour[t.colour.index()] |= s.bit();
+        self.cells.as_mut()[s.index()] = Some(t);
+        self.occupied.insert(s);
+        self.by_colour.as_mut()[t.colour.index()].insert(s);
         if !t.shown {
-            self.hidden |= s.bit();
+            self.hidden.insert(s);
         }
         if !t.piece.movable() {
-            self.immobile |= s.bit();
+            self.immobile.insert(s);
         }
         if t.piece == Piece::Mine {
-            self.mine_squares |= s.bit();
-            self.mines[t.colour.index()] += 1;
+            self.mine_squares.insert(s);
+            self.mines.as_mut()[t.colour.index()] += 1;
         }
         if matches!(t.piece, Piece::Engineer | Piece::Bomb) {
-            self.sappers |= s.bit();
+            self.sappers.insert(s);
             if t.piece == Piece::Engineer {
-                self.engineers |= s.bit();
+                self.engineers.insert(s);
             }
         }
     }
 
-    pub(crate) fn take(&mut self, s: Square) -> Option<Token> {
-        let t = self.cells[s.index()].take()?;
-        self.occupied &= !s.bit();
-        self.hidden &= !s.bit();
-        self.by_colour[t.colour.index()] &= !s.bit();
-        self.immobile &= !s.bit();
-        self.mine_squares &= !s.bit();
-        self.engineers &= !s.bit();
-        self.sappers &= !s.bit();
+    pub(crate) fn take(&mut self, s: B::Place) -> Option<Token<B::Army>> {
+        let t = self.cells.as_mut()[s.index()].take()?;
+        let gone = !B::Set::single(s);
+        self.occupied &= gone;
+        self.hidden &= gone;
+        self.by_colour.as_mut()[t.colour.index()] &= gone;
+        self.immobile &= gone;
+        self.mine_squares &= gone;
+        self.engineers &= gone;
+        self.sappers &= gone;
         if t.piece == Piece::Mine {
-            self.mines[t.colour.index()] -= 1;
+            self.mines.as_mut()[t.colour.index()] -= 1;
         }
         Some(t)
     }
 
-    pub(crate) fn show(&mut self, s: Square) -> Option<Token> {
-        let t = self.cells[s.index()].as_mut()?;
+    pub(crate) fn show(&mut self, s: B::Place) -> Option<Token<B::Army>> {
+        let t = self.cells.as_mut()[s.index()].as_mut()?;
         t.shown = true;
-        self.hidden &= !s.bit();
+        self.hidden.remove(s);
         Some(*t)
     }
 
-    /// Whether `attacker` may attack whatever stands on `target`, in `variant`.
+    /// Whether `attacker`, moving for `side`, may attack whatever stands on `target`.
     pub fn attack_refusal(
         &self,
-        variant: Variant,
+        caps: Caps,
         options: &Options,
-        attacker: Token,
-        target: Square,
+        side: Side<B::Army>,
+        attacker: Token<B::Army>,
+        target: B::Place,
     ) -> Option<AttackRefusal> {
         let defender = self.get(target)?;
         if defender.colour == attacker.colour {
             return Some(AttackRefusal::OwnPiece);
         }
-        if target.kind() == StationKind::Camp {
+        if !side.is_foe(defender.colour) {
+            return Some(AttackRefusal::Ally);
+        }
+        if B::geometry().kind(target) == StationKind::Camp {
             return Some(AttackRefusal::InCamp);
         }
-        if !variant.caps().guarded_attacks {
+        if !caps.guarded_attacks {
             return None;
         }
         if !defender.shown {
@@ -228,7 +300,7 @@ impl Position {
             Piece::Mine if !matches!(attacker.piece, Piece::Engineer | Piece::Bomb) => {
                 Some(AttackRefusal::MineNeedsEngineerOrBomb)
             }
-            Piece::Flag if self.mines[defender.colour.index()] > 0 => {
+            Piece::Flag if self.mines_left(defender.colour) > 0 => {
                 Some(AttackRefusal::FlagGuardedByMines)
             }
             _ => match (attacker.piece.rank(), defender.piece.rank()) {
@@ -238,42 +310,50 @@ impl Position {
         }
     }
 
-    /// Pieces of `colour` that the rules let move at all, before looking at where.
-    pub(crate) fn movers(&self, variant: Variant, colour: Colour) -> SquareSet {
-        let mut m = self.by_colour[colour.index()] & !self.immobile;
-        if variant.caps().deals() {
+    /// Pieces of `army` that the rules let move at all, before looking at where.
+    #[inline(always)]
+    pub(crate) fn movers(&self, caps: Caps, army: B::Army) -> B::Set {
+        self.movers_on(B::geometry(), caps, army)
+    }
+
+    /// `movers` with the board's tables at hand: fetching them again costs a check of
+    /// their one-time initialisation (about 10 instructions per standard action).
+    #[inline(always)]
+    fn movers_on(&self, tb: &B::Geometry, caps: Caps, army: B::Army) -> B::Set {
+        let mut m = self.of_colour(army) & !self.immobile;
+        if caps.deals() {
             m &= !self.hidden;
         }
-        if variant.caps().headquarters_lock {
-            m &= !tables().headquarters;
+        if caps.headquarters_lock {
+            m &= !tb.headquarters();
         }
-        SquareSet(m)
+        m
     }
 
     /// Every station the piece on `from` could reach if nothing barred attacks: empty
     /// stations and the first occupied station along each path.
-    pub fn reach(&self, from: Square) -> SquareSet {
+    pub fn reach(&self, from: B::Place) -> B::Set {
         match self.get(from) {
-            Some(t) => SquareSet(self.reach_of(tables(), from, t.piece)),
-            None => SquareSet::EMPTY,
+            Some(t) => self.reach_of(B::geometry(), from, t.piece),
+            None => B::Set::EMPTY,
         }
     }
 
     /// Whether `to` is in `reach(from)`; a step to a neighbour, the usual case, needs
     /// no slide or flight worked out.
-    pub fn reaches(&self, from: Square, to: Square) -> bool {
-        let tb = tables();
+    pub fn reaches(&self, from: B::Place, to: B::Place) -> bool {
+        let tb = B::geometry();
         match self.get(from) {
-            Some(_) if tb.adjacent[from.index()] & to.bit() != 0 => true,
-            Some(t) => self.reach_of(tb, from, t.piece) & to.bit() != 0,
+            Some(_) if tb.neighbours(from).contains(to) => true,
+            Some(t) => self.reach_of(tb, from, t.piece).contains(to),
             None => false,
         }
     }
 
     #[inline]
-    fn reach_of(&self, tb: &Tables, from: Square, piece: Piece) -> u64 {
-        let mut reach = tb.adjacent[from.index()];
-        if tb.rail & from.bit() != 0 {
+    fn reach_of(&self, tb: &B::Geometry, from: B::Place, piece: Piece) -> B::Set {
+        let mut reach = tb.neighbours(from);
+        if tb.rail().contains(from) {
             reach |= if piece == Piece::Engineer {
                 tb.flight_reach(from, self.occupied)
             } else {
@@ -283,33 +363,55 @@ impl Position {
         reach
     }
 
-    /// Destinations of the piece on `from` that are legal moves or attacks.
-    pub fn destinations(&self, variant: Variant, options: &Options, from: Square) -> SquareSet {
+    /// Destinations of the piece on `from` that are legal moves or attacks for `side`.
+    pub fn destinations(
+        &self,
+        caps: Caps,
+        options: &Options,
+        side: Side<B::Army>,
+        from: B::Place,
+    ) -> B::Set {
         match self.get(from) {
             Some(t) => {
-                let tb = tables();
-                let targets = self.targets(tb, variant, t.colour);
-                SquareSet(self.destinations_of(tb, variant, options, from, t, targets))
+                let tb = B::geometry();
+                let targets = self.targets(tb, caps, side);
+                self.destinations_of(tb, caps, options, side, from, t, targets)
             }
-            None => SquareSet::EMPTY,
+            None => B::Set::EMPTY,
         }
     }
 
-    /// What pieces of `colour` may attack, as masks: `attack_refusal` worked out once
+    /// What pieces of `side` may attack, as masks: `attack_refusal` worked out once
     /// for the whole position, so that move generation need not ask square by square.
     /// `no_suicide`, which depends on both ranks, is left to `destinations_of`.
-    #[inline]
-    fn targets(&self, tb: &Tables, variant: Variant, colour: Colour) -> Targets {
-        let enemy = colour.other().index();
-        let mut any = self.by_colour[enemy] & !tb.camps;
-        if !variant.caps().guarded_attacks {
+    #[inline(always)]
+    fn targets(&self, tb: &B::Geometry, caps: Caps, side: Side<B::Army>) -> Targets<B::Set> {
+        let mut any = self.occupied & !self.of_colour(side.army) & !tb.camps();
+        if side.allies != 0 {
+            for &army in B::Army::ALL {
+                if side.allies & (1 << army.index()) != 0 {
+                    any &= !self.of_colour(army);
+                }
+            }
+        }
+        if !caps.guarded_attacks {
             return Targets { any, plain: any };
         }
         any &= !self.hidden;
-        if self.mines[enemy] > 0 {
-            // The flags, guarded while a mine of their colour is on the board.
-            any &= !(self.immobile & !self.mine_squares);
+        // The flags, guarded while a mine of their army is on the board.
+        let mut guarded = B::Set::EMPTY;
+        match side.only_foe {
+            Some(foe) if self.mines_left(foe) > 0 => guarded = self.of_colour(foe),
+            Some(_) => {}
+            None => {
+                for &army in B::Army::ALL {
+                    if side.is_foe(army) && self.mines_left(army) > 0 {
+                        guarded |= self.of_colour(army);
+                    }
+                }
+            }
         }
+        any &= !(guarded & self.immobile & !self.mine_squares);
         Targets {
             any,
             plain: any & !self.mine_squares,
@@ -317,134 +419,144 @@ impl Position {
     }
 
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn destinations_of(
         &self,
-        tb: &Tables,
-        variant: Variant,
+        tb: &B::Geometry,
+        caps: Caps,
         options: &Options,
-        from: Square,
-        t: Token,
-        targets: Targets,
-    ) -> u64 {
+        side: Side<B::Army>,
+        from: B::Place,
+        t: Token<B::Army>,
+        targets: Targets<B::Set>,
+    ) -> B::Set {
         let reach = self.reach_of(tb, from, t.piece);
         let targets = match t.piece {
             Piece::Engineer | Piece::Bomb => targets.any,
             _ => targets.plain,
         };
         let mut to = reach & (!self.occupied | targets);
-        if options.no_suicide && variant.caps().guarded_attacks && t.piece.rank().is_some() {
-            for target in SquareSet(to & self.occupied).iter() {
-                if self.attack_refusal(variant, options, t, target).is_some() {
-                    to &= !target.bit();
+        if options.no_suicide && caps.guarded_attacks && t.piece.rank().is_some() {
+            for target in (to & self.occupied).places() {
+                if self
+                    .attack_refusal(caps, options, side, t, target)
+                    .is_some()
+                {
+                    to.remove(target);
                 }
             }
         }
         to
     }
 
-    /// Calls `out` with every legal move of `colour` as (from, to).
+    /// Calls `out` with every legal move of `side` as (from, to).
     pub fn for_each_move(
         &self,
-        variant: Variant,
+        caps: Caps,
         options: &Options,
-        colour: Colour,
-        mut out: impl FnMut(Square, Square),
+        side: Side<B::Army>,
+        mut out: impl FnMut(B::Place, B::Place),
     ) {
-        self.for_each_mover(variant, options, colour, |from, to| {
-            for to in to.iter() {
+        self.for_each_mover(caps, options, side, |from, to| {
+            for to in to.places() {
                 out(from, to);
             }
         });
     }
 
-    /// Calls `out` with each piece of `colour` that has a legal move, and where it
-    /// may go, in square order.
+    /// Calls `out` with each piece of `side` that has a legal move, and where it may
+    /// go, in station order.
     #[inline]
     pub fn for_each_mover(
         &self,
-        variant: Variant,
+        caps: Caps,
         options: &Options,
-        colour: Colour,
-        mut out: impl FnMut(Square, SquareSet),
+        side: Side<B::Army>,
+        mut out: impl FnMut(B::Place, B::Set),
     ) {
         // `destinations_of` for every mover, with the pieces read from the masks.
-        let tb = tables();
-        let targets = self.targets(tb, variant, colour);
+        let tb = B::geometry();
+        let targets = self.targets(tb, caps, side);
         let open = !self.occupied;
         let (allow_any, allow_plain) = (open | targets.any, open | targets.plain);
-        let check_suicide = options.no_suicide && variant.caps().guarded_attacks;
+        let check_suicide = options.no_suicide && caps.guarded_attacks;
         let movers = if check_suicide {
-            self.movers(variant, colour).0
+            self.movers_on(tb, caps, side.army)
         } else {
-            self.movers_with_moves(tb, variant, colour, allow_any, allow_plain)
+            self.movers_with_moves(tb, caps, side.army, allow_any, allow_plain)
         };
-        for from in SquareSet(movers).iter() {
-            let (i, bit) = (from.index(), from.bit());
-            let mut reach = tb.adjacent[i];
-            if tb.rail & bit != 0 {
-                reach |= if self.engineers & bit != 0 {
+        let rail = tb.rail();
+        for from in movers.places() {
+            // One mask for the station, tested against three sets (as one shift).
+            let here = B::Set::single(from);
+            let mut reach = tb.neighbours(from);
+            if !(rail & here).is_empty() {
+                reach |= if !(self.engineers & here).is_empty() {
                     tb.flight_reach(from, self.occupied)
                 } else {
                     tb.slide_reach(from, self.occupied)
                 };
             }
-            let allow = if self.sappers & bit != 0 {
+            let allow = if !(self.sappers & here).is_empty() {
                 allow_any
             } else {
                 allow_plain
             };
             let mut to = reach & allow;
             if check_suicide {
-                let t = self.cells[i].expect("a mover stands on its square");
-                to = self.destinations_of(tb, variant, options, from, t, targets);
+                let t = self.get(from).expect("a mover stands on its square");
+                to = self.destinations_of(tb, caps, options, side, from, t, targets);
             }
-            if to != 0 {
-                out(from, SquareSet(to));
+            if !to.is_empty() {
+                out(from, to);
             }
         }
     }
 
-    /// The movers of `colour` with at least one move, `no_suicide` aside. A piece that
+    /// The movers of `army` with at least one move, `no_suicide` aside. A piece that
     /// can go anywhere can go to a neighbour: a slide or flight passes an empty
     /// neighbour first, itself a destination. So a set of neighbours decides it, for
     /// all pieces at once.
-    #[inline]
+    #[inline(always)]
     fn movers_with_moves(
         &self,
-        tb: &Tables,
-        variant: Variant,
-        colour: Colour,
-        allow_any: u64,
-        allow_plain: u64,
-    ) -> u64 {
-        let movers = self.movers(variant, colour).0;
-        let plain = movers & !self.sappers & tb.next_to(allow_plain);
+        tb: &B::Geometry,
+        caps: Caps,
+        army: B::Army,
+        allow_any: B::Set,
+        allow_plain: B::Set,
+    ) -> B::Set {
+        let movers = self.movers_on(tb, caps, army);
+        let plain = tb.next_to(movers & !self.sappers, allow_plain);
         let sappers = movers & self.sappers;
-        if sappers == 0 {
+        if sappers.is_empty() {
             return plain;
         }
-        plain | (sappers & tb.next_to(allow_any))
+        plain | tb.next_to(sappers, allow_any)
     }
 
-    pub fn has_move(&self, variant: Variant, options: &Options, colour: Colour) -> bool {
-        let movers = self.movers(variant, colour);
-        let tb = tables();
+    #[inline]
+    pub fn has_move(&self, caps: Caps, options: &Options, side: Side<B::Army>) -> bool {
+        let tb = B::geometry();
+        let movers = self.movers_on(tb, caps, side.army);
         // A step into an empty neighbour is always legal, and most positions have one.
-        if movers.0 & tb.next_to(!self.occupied) != 0 {
+        if !tb.next_to(movers, !self.occupied).is_empty() {
             return true;
         }
-        let targets = self.targets(tb, variant, colour);
-        movers.iter().any(|from| {
-            let t = self.cells[from.index()].expect("a mover stands on its square");
-            self.destinations_of(tb, variant, options, from, t, targets) != 0
+        let targets = self.targets(tb, caps, side);
+        movers.places().any(|from| {
+            let t = self.get(from).expect("a mover stands on its square");
+            !self
+                .destinations_of(tb, caps, options, side, from, t, targets)
+                .is_empty()
         })
     }
 }
 
-/// What one colour's pieces may attack: `any` for engineers and bombs, `plain` for
-/// the rest (which may not attack mines in flip chess).
+/// What one side's pieces may attack: `any` for engineers and bombs, `plain` for the
+/// rest (which may not attack mines in flip chess).
 #[derive(Clone, Copy)]
-struct Targets {
-    any: u64,
-    plain: u64,
+struct Targets<S> {
+    any: S,
+    plain: S,
 }

@@ -1,7 +1,8 @@
 //! The board's tables, built once from RULES §1: neighbours, rail runs, and the masks
 //! the move generator works with.
 
-use super::board::{EdgeKind, SQUARES, Square, StationKind};
+use super::board::{EdgeKind, SQUARES, Square, SquareSet, StationKind};
+use super::geometry::Geometry;
 use std::sync::LazyLock;
 
 /// A straight rail run leaving a station in one direction, nearest station first.
@@ -11,11 +12,12 @@ pub(crate) struct Ray {
     len: u8,
 }
 
-pub(crate) struct Tables {
-    pub kind: [StationKind; SQUARES],
+/// Public only as the two-player board's `Geometry`; its fields are the crate's.
+pub struct Tables {
+    pub(crate) kind: [StationKind; SQUARES],
     /// Every one-step neighbour, over road or rail.
-    pub adjacent: [u64; SQUARES],
-    pub rail_adjacent: [u64; SQUARES],
+    pub(crate) adjacent: [u64; SQUARES],
+    pub(crate) rail_adjacent: [u64; SQUARES],
     rays: [[Ray; 4]; SQUARES],
     ray_count: [u8; SQUARES],
     ray_squares: Vec<Square>,
@@ -23,25 +25,25 @@ pub(crate) struct Tables {
     /// then towards lower. A station lies on at most two lines, so two of each; unused
     /// ones are 0. Masks let a slide stop at its first blocker with a few word
     /// operations (see `slide_reach`).
-    pub slides_up: [[u64; 2]; SQUARES],
-    pub slides_down: [[u64; 2]; SQUARES],
+    pub(crate) slides_up: [[u64; 2]; SQUARES],
+    pub(crate) slides_down: [[u64; 2]; SQUARES],
     /// Rail edges as masks of their lower station: `s`–`s+5` (along a file) for each
     /// `s` in `rail_up`, `s`–`s+1` (along a rank) for each `s` in `rail_right`. An
     /// engineer's flight spreads over them a whole front at a time.
-    pub rail_up: u64,
-    pub rail_right: u64,
+    pub(crate) rail_up: u64,
+    pub(crate) rail_right: u64,
     /// Every edge, road or rail, as masks of its lower station by the index step to
     /// the upper one (1: along a rank, 5: along a file, 4 and 6: a camp's diagonals),
     /// so that the neighbours of a whole set come from a few shifts.
     edge_steps: [(u32, u64); 4],
     /// Railway stations, as a mask.
-    pub rail: u64,
+    pub(crate) rail: u64,
     /// Camps, as a mask.
-    pub camps: u64,
+    pub(crate) camps: u64,
     /// Headquarters, as a mask.
-    pub headquarters: u64,
-    pub lines: Vec<Vec<Square>>,
-    pub edges: Vec<(Square, Square, EdgeKind)>,
+    pub(crate) headquarters: u64,
+    pub(crate) lines: Vec<Vec<Square>>,
+    pub(crate) edges: Vec<(Square, Square, EdgeKind)>,
 }
 
 impl Tables {
@@ -207,11 +209,58 @@ fn build() -> Tables {
     }
 }
 
+impl Geometry for Tables {
+    type Place = Square;
+    type Set = SquareSet;
+
+    #[inline]
+    fn kind(&self, p: Square) -> StationKind {
+        self.kind[p.index()]
+    }
+    #[inline]
+    fn neighbours(&self, p: Square) -> SquareSet {
+        SquareSet(self.adjacent[p.index()])
+    }
+    #[inline]
+    fn rail(&self) -> SquareSet {
+        SquareSet(self.rail)
+    }
+    #[inline]
+    fn camps(&self) -> SquareSet {
+        SquareSet(self.camps)
+    }
+    #[inline]
+    fn headquarters(&self) -> SquareSet {
+        SquareSet(self.headquarters)
+    }
+    #[inline]
+    fn slide_reach(&self, from: Square, occupied: SquareSet) -> SquareSet {
+        SquareSet(self.slide_mask(from, occupied.0))
+    }
+    #[inline]
+    fn next_to(&self, candidates: SquareSet, set: SquareSet) -> SquareSet {
+        SquareSet(candidates.0 & self.next_to_mask(set.0))
+    }
+    #[inline]
+    fn flight_reach(&self, from: Square, occupied: SquareSet) -> SquareSet {
+        SquareSet(self.flight_mask(from, occupied.0))
+    }
+    fn rail_path(
+        &self,
+        from: Square,
+        to: Square,
+        engineer: bool,
+        occupied: SquareSet,
+    ) -> Option<Vec<Square>> {
+        super::board::rail_path(from, to, engineer, occupied)
+    }
+}
+
 impl Tables {
     /// Stations a non-engineer on the rail station `from` reaches by sliding: along
     /// each straight run, every station up to and including the first occupied one.
     #[inline]
-    pub fn slide_reach(&self, from: Square, occupied: u64) -> u64 {
+    fn slide_mask(&self, from: Square, occupied: u64) -> u64 {
         let up = |ray: u64| {
             let blockers = ray & occupied;
             // The lowest blocker and everything below it; all of the run when none.
@@ -234,7 +283,7 @@ impl Tables {
 impl Tables {
     /// Every station with a neighbour in `set`.
     #[inline]
-    pub fn next_to(&self, set: u64) -> u64 {
+    fn next_to_mask(&self, set: u64) -> u64 {
         let [(s0, e0), (s1, e1), (s2, e2), (s3, e3)] = self.edge_steps;
         debug_assert_eq!((s0, s1, s2, s3), (1, 4, 5, 6));
         // Constant shifts: this runs twice per move generation.
@@ -251,7 +300,7 @@ impl Tables {
     /// Rail stations an engineer on `from` reaches, turning freely, through empty
     /// stations: every station of the flight, and the first occupied one on each path.
     #[inline]
-    pub fn flight_reach(&self, from: Square, occupied: u64) -> u64 {
+    fn flight_mask(&self, from: Square, occupied: u64) -> u64 {
         let (up, right) = (self.rail_up, self.rail_right);
         let mut visited = from.bit();
         let mut front = from.bit();

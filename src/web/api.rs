@@ -299,11 +299,22 @@ pub struct AnalysisRequest {
 /// attack on one is allowed whatever it is, so any identity but a mine would do.
 const UNKNOWN: Piece = Piece::Captain;
 
-/// Legal actions of a position as a client sees it: every piece named, or face down
-/// without a name (flip chess), or an enemy's hidden piece with its colour only
-/// (standard). `removed` lists pieces known to be off the board.
-pub async fn analysis_moves(body: web::Json<AnalysisRequest>) -> Result<HttpResponse, AppError> {
-    let req = body.into_inner();
+/// Legal actions of a position as a client sees it, on the board its `variant` names:
+/// a 四国 position goes to `analysis_siguo`, the rest are two-player positions.
+pub async fn analysis_moves(body: web::Json<serde_json::Value>) -> Result<HttpResponse, AppError> {
+    let body = body.into_inner();
+    let malformed = |e: serde_json::Error| AppError::BadRequest(format!("malformed JSON: {e}"));
+    if body.get("variant").and_then(|v| v.as_str()) == Some("siguo") {
+        let req = serde_json::from_value(body).map_err(malformed)?;
+        return Ok(HttpResponse::Ok().json(super::analysis_siguo::answer(req)?));
+    }
+    two_player_moves(serde_json::from_value(body).map_err(malformed)?)
+}
+
+/// Legal actions of a two-player position as a client sees it: every piece named, or
+/// face down without a name (flip chess), or an enemy's hidden piece with its colour
+/// only (standard). `removed` lists pieces known to be off the board.
+fn two_player_moves(req: AnalysisRequest) -> Result<HttpResponse, AppError> {
     let bad = |m: String| Err(AppError::BadRequest(m));
     let colours = match (&req.colours, req.variant) {
         (_, Variant::Standard) => Some(crate::rules::game::STANDARD_COLOURS),

@@ -1,6 +1,7 @@
 //! The web service: routes, pages, sockets, sessions, and the mapping of errors to HTTP.
 
 pub mod access_log;
+mod analysis_siguo;
 mod api;
 mod assets;
 mod auth;

@@ -131,7 +131,7 @@ impl Game {
         }
         if let Some(c) = self.moving_colour() {
             self.pos
-                .for_each_mover(self.variant, &self.options, c, |from, to| {
+                .for_each_mover(self.variant.caps(), &self.options, c.into(), |from, to| {
                     legal.push(from, to)
                 });
         }

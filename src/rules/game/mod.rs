@@ -200,7 +200,7 @@ impl Game {
         }
         if let Some(c) = self.moving_colour() {
             self.pos
-                .for_each_move(self.variant, &self.options, c, |from, to| {
+                .for_each_move(self.variant.caps(), &self.options, c.into(), |from, to| {
                     out.push(Action::Move { from, to })
                 });
         }
@@ -209,8 +209,9 @@ impl Game {
     /// Where the piece on `from` may go now, for the seat to move; empty otherwise.
     pub fn destinations(&self, from: Square) -> SquareSet {
         match (self.outcome, self.moving_colour(), self.pos.get(from)) {
-            (None, Some(c), Some(_)) if self.pos.movers(self.variant, c).contains(from) => {
-                self.pos.destinations(self.variant, &self.options, from)
+            (None, Some(c), Some(_)) if self.pos.movers(self.variant.caps(), c).contains(from) => {
+                self.pos
+                    .destinations(self.variant.caps(), &self.options, c.into(), from)
             }
             _ => SquareSet::EMPTY,
         }
@@ -231,7 +232,9 @@ impl Game {
             return true;
         }
         match self.moving_colour() {
-            Some(c) => self.pos.has_move(self.variant, &self.options, c),
+            Some(c) => self
+                .pos
+                .has_move(self.variant.caps(), &self.options, c.into()),
             None => false,
         }
     }

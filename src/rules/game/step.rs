@@ -188,15 +188,15 @@ impl Game {
         if !mover.piece.movable() {
             return Err(RuleError::Immovable(from, mover.piece));
         }
-        if !self.pos.movers(self.variant, colour).contains(from) {
+        if !self.pos.movers(self.variant.caps(), colour).contains(from) {
             return Err(RuleError::HeadquartersLock(from));
         }
         if !self.pos.reaches(from, to) {
             return Err(RuleError::Unreachable { from, to });
         }
-        if let Some(why) = self
-            .pos
-            .attack_refusal(self.variant, &self.options, mover, to)
+        if let Some(why) =
+            self.pos
+                .attack_refusal(self.variant.caps(), &self.options, colour.into(), mover, to)
         {
             return Err(RuleError::Attack { from, to, why });
         }

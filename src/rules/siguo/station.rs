@@ -26,6 +26,15 @@ impl Seat4 {
         self as usize
     }
 
+    pub const fn name(self) -> &'static str {
+        match self {
+            Seat4::South => "south",
+            Seat4::East => "east",
+            Seat4::North => "north",
+            Seat4::West => "west",
+        }
+    }
+
     /// The letter that begins its stations' names.
     pub const fn letter(self) -> char {
         match self {
@@ -44,6 +53,12 @@ impl Seat4 {
     /// The seat across the board.
     pub const fn opposite(self) -> Seat4 {
         Seat4::ALL[(self.index() + 2) % 4]
+    }
+}
+
+impl fmt::Display for Seat4 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -211,7 +226,7 @@ impl FromStr for Station {
     }
 }
 
-/// A set of stations (129 do not fit one machine word).
+/// A set of stations in three words: 129 stations are one bit more than a `u128`.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct StationSet([u64; 3]);
 
@@ -237,7 +252,87 @@ impl StationSet {
         StationSet([0, 1, 2].map(|i| self.0[i] | other.0[i]))
     }
     pub fn iter(self) -> impl Iterator<Item = Station> {
-        Station::all().filter(move |s| self.contains(*s))
+        let [a, b, c] = self.0;
+        bits(a, 0).chain(bits(b, 64)).chain(bits(c, 128))
+    }
+}
+
+/// The stations of one word of a set, `base` being its first station's index.
+fn bits(mut word: u64, base: u8) -> impl Iterator<Item = Station> {
+    std::iter::from_fn(move || {
+        if word == 0 {
+            return None;
+        }
+        let i = word.trailing_zeros() as u8;
+        word &= word - 1;
+        Some(Station(base + i))
+    })
+}
+
+macro_rules! words_op {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl std::ops::$tr for StationSet {
+            type Output = StationSet;
+            #[inline]
+            fn $f(self, o: StationSet) -> StationSet {
+                StationSet([
+                    self.0[0] $op o.0[0],
+                    self.0[1] $op o.0[1],
+                    self.0[2] $op o.0[2],
+                ])
+            }
+        }
+        impl std::ops::$atr for StationSet {
+            #[inline]
+            fn $af(&mut self, o: StationSet) {
+                *self = std::ops::$tr::$f(*self, o);
+            }
+        }
+    };
+}
+
+words_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+words_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+
+impl std::ops::Not for StationSet {
+    type Output = StationSet;
+    #[inline]
+    fn not(self) -> StationSet {
+        StationSet(self.0.map(|w| !w))
+    }
+}
+
+impl crate::rules::geometry::PlaceSet for StationSet {
+    type Place = Station;
+    const EMPTY: StationSet = StationSet::EMPTY;
+    #[inline]
+    fn single(p: Station) -> StationSet {
+        let mut s = StationSet::EMPTY;
+        s.insert(p);
+        s
+    }
+    #[inline]
+    fn contains(self, p: Station) -> bool {
+        StationSet::contains(self, p)
+    }
+    #[inline]
+    fn insert(&mut self, p: Station) {
+        StationSet::insert(self, p)
+    }
+    #[inline]
+    fn remove(&mut self, p: Station) {
+        StationSet::remove(self, p)
+    }
+    #[inline]
+    fn len(self) -> u32 {
+        StationSet::len(self)
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        StationSet::is_empty(self)
+    }
+    fn places(self) -> impl Iterator<Item = Station> {
+        self.iter()
     }
 }
 

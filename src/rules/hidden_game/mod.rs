@@ -1,0 +1,172 @@
+//! The game of deployed hidden pieces for any board and any number of seats (RULES §5,
+//! of which §4 is the two-seat case without alliances): turns in seat order skipping
+//! the defeated, attacks only on foes, defeat clearing a seat's pieces, the flag shown
+//! when the marshal falls, passes and the 5th timeout-or-pass, the 40-step gate, the
+//! 70 quiet steps and the order of checks after each step (§5.4.3).
+//!
+//! A seat is its army (`Board::Army`): on the two-player board the colours, which
+//! standard 军棋 gives South and North for good; in 四国 the four seats.
+//!
+//! Like `Game` it reads no clock: timeouts arrive as actions.
+
+mod step;
+
+use super::geometry::{Army, Board};
+use super::options::Caps;
+use super::position::{Position, Side};
+use super::siguo::Alliance;
+use super::{Options, Piece};
+
+pub use step::{Applied, Defeat, Step, StepError};
+
+type Each<B, T> = <<B as Board>::Army as Army>::Each<T>;
+
+/// Numbers of the rules (RULES §5.4): the same in §4.
+pub const TIMEOUTS_TO_LOSE: u8 = 5;
+pub const QUIET_STEPS_TO_DRAW: u32 = 70;
+pub const STEPS_BEFORE_RESIGN_OR_DRAW: u32 = 40;
+
+/// How a hidden-piece game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// Every seat still in play is of one alliance: it wins, its defeated members too
+    /// (§5.4.2). Bit `i` set: army `i` won.
+    Won { winners: u8 },
+    /// 70 steps without an attack or a defeat (§5.4.3).
+    QuietDraw,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HiddenGame<B: Board> {
+    caps: Caps,
+    options: Options,
+    alliance: Alliance,
+    pos: Position<B>,
+    /// Seats in play: seated and not defeated.
+    in_play: Each<B, bool>,
+    /// Why each defeated seat was defeated.
+    defeats: Each<B, Option<Defeat>>,
+    to_move: B::Army,
+    steps: u32,
+    quiet: u32,
+    timeouts: Each<B, u8>,
+    ending: Option<Ending>,
+}
+
+impl<B: Board> HiddenGame<B> {
+    /// A game on `pos` (every seated army's pieces deployed), the seats of `seated`
+    /// playing and `first` to move. `caps` must be a deploying variant's.
+    pub fn new(
+        caps: Caps,
+        options: Options,
+        alliance: Alliance,
+        pos: Position<B>,
+        seated: &[B::Army],
+        first: B::Army,
+    ) -> HiddenGame<B> {
+        let mut in_play = B::Army::each(false);
+        for s in seated {
+            in_play.as_mut()[s.index()] = true;
+        }
+        let mut g = HiddenGame {
+            caps,
+            options,
+            alliance,
+            pos,
+            in_play,
+            defeats: B::Army::each(None),
+            to_move: first,
+            steps: 0,
+            quiet: 0,
+            timeouts: B::Army::each(0),
+            ending: None,
+        };
+        if !g.is_in_play(first) {
+            g.to_move = g.next_in_play(first);
+        }
+        g
+    }
+
+    pub fn position(&self) -> &Position<B> {
+        &self.pos
+    }
+    pub fn alliance(&self) -> Alliance {
+        self.alliance
+    }
+    pub fn to_move(&self) -> B::Army {
+        self.to_move
+    }
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+    pub fn quiet_steps(&self) -> u32 {
+        self.quiet
+    }
+    pub fn timeouts(&self, seat: B::Army) -> u8 {
+        self.timeouts.as_ref()[seat.index()]
+    }
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some()
+    }
+    pub fn is_in_play(&self, seat: B::Army) -> bool {
+        self.in_play.as_ref()[seat.index()]
+    }
+    pub fn defeat(&self, seat: B::Army) -> Option<Defeat> {
+        self.defeats.as_ref()[seat.index()]
+    }
+
+    /// Whether two seats are on one side (a seat is on its own).
+    pub fn allied(&self, a: B::Army, b: B::Army) -> bool {
+        a == b || self.alliance.allied_indices(a.index(), b.index())
+    }
+
+    /// `seat` as the move generator sees it: every other seat not allied to it is a foe.
+    pub fn side(&self, seat: B::Army) -> Side<B::Army> {
+        Side::new(
+            seat,
+            B::Army::ALL
+                .iter()
+                .copied()
+                .filter(move |&o| !self.allied(seat, o)),
+        )
+    }
+
+    /// Whether `seat` won, once the game is over.
+    pub fn won(&self, seat: B::Army) -> bool {
+        matches!(self.ending, Some(Ending::Won { winners }) if winners & (1 << seat.index()) != 0)
+    }
+
+    /// Calls `out` with every move of the seat to move; nothing once the game is over.
+    pub fn for_each_move(&self, out: impl FnMut(B::Place, B::Place)) {
+        if self.ending.is_none() {
+            let side = self.side(self.to_move);
+            self.pos.for_each_move(self.caps, &self.options, side, out);
+        }
+    }
+
+    /// The next seat in play after `seat` in turn order; `seat` itself if it is the
+    /// only one.
+    fn next_in_play(&self, seat: B::Army) -> B::Army {
+        let all = B::Army::ALL;
+        (1..=all.len())
+            .map(|k| all[(seat.index() + k) % all.len()])
+            .find(|&s| self.is_in_play(s))
+            .unwrap_or(seat)
+    }
+
+    fn has_move(&self, seat: B::Army) -> bool {
+        self.pos.has_move(self.caps, &self.options, self.side(seat))
+    }
+
+    /// Flags of `seat` still on the board.
+    fn flags(&self, seat: B::Army) -> impl Iterator<Item = B::Place> + '_ {
+        use super::geometry::PlaceSet;
+        self.pos
+            .of_colour(seat)
+            .places()
+            .filter(|&s| self.pos.get(s).is_some_and(|t| t.piece == Piece::Flag))
+    }
+}

@@ -1,0 +1,278 @@
+//! Applying an action to a hidden-piece game, and the checks after it in the order
+//! RULES §5.4.3 gives.
+
+use super::{
+    Ending, HiddenGame, QUIET_STEPS_TO_DRAW, STEPS_BEFORE_RESIGN_OR_DRAW, TIMEOUTS_TO_LOSE,
+};
+use crate::rules::geometry::{Army, Board, PlaceSet};
+use crate::rules::piece::{Combat, Piece, Token, resolve};
+use crate::rules::position::AttackRefusal;
+use std::fmt;
+
+/// What a seat does. All but `Resign` are steps (§5.2: one turn of one seat).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step<P> {
+    Move { from: P, to: P },
+    Pass,
+    Timeout,
+    Resign,
+}
+
+/// Why a seat left play (RULES §5.4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Defeat {
+    FlagTaken,
+    NoMoves,
+    Timeouts,
+    Resigned,
+}
+
+/// Why an action was refused. Nothing changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepError<P> {
+    GameOver,
+    NotInPlay,
+    NotYourTurn,
+    NoPassInVariant,
+    EmptyStation(P),
+    NotYourPiece(P),
+    Immovable(P),
+    HeadquartersLock(P),
+    Unreachable { from: P, to: P },
+    Attack { to: P, why: AttackRefusal },
+    TooEarly { needed: u32, steps: u32 },
+}
+
+impl<P: fmt::Display> fmt::Display for StepError<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::GameOver => write!(f, "the game is over"),
+            StepError::NotInPlay => write!(f, "this seat is not in play"),
+            StepError::NotYourTurn => write!(f, "it is not this seat's turn"),
+            StepError::NoPassInVariant => write!(f, "this variant has no pass"),
+            StepError::EmptyStation(p) => write!(f, "{p} is empty"),
+            StepError::NotYourPiece(p) => write!(f, "the piece on {p} is not this seat's"),
+            StepError::Immovable(p) => write!(f, "the piece on {p} never moves"),
+            StepError::HeadquartersLock(p) => {
+                write!(
+                    f,
+                    "the piece on {p} is in a headquarters and never moves again"
+                )
+            }
+            StepError::Unreachable { from, to } => write!(f, "{from} cannot reach {to}"),
+            StepError::Attack { to, why } => write!(f, "{to}: {}", why.message()),
+            StepError::TooEarly { needed, steps } => {
+                write!(f, "not before {needed} steps ({steps} played)")
+            }
+        }
+    }
+}
+
+/// What an accepted action did, with full identities: callers cut it per viewer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied<B: Board> {
+    pub seat: B::Army,
+    pub step: Step<B::Place>,
+    /// For a move: the piece that moved, what stood on its destination, and how the
+    /// meeting went.
+    pub mover: Option<Token<B::Army>>,
+    pub target: Option<Token<B::Army>>,
+    pub combat: Option<Combat>,
+    /// Flags shown because their seat's last marshal fell (§5.3).
+    pub flags_shown: Vec<B::Place>,
+    /// Seats defeated by this action, in the order the checks found them; their
+    /// pieces left the board unrevealed, from the stations listed.
+    pub defeated: Vec<(B::Army, Defeat, Vec<B::Place>)>,
+    pub ending: Option<Ending>,
+}
+
+impl<B: Board> HiddenGame<B> {
+    /// Applies `step` by `seat`. On error nothing changes.
+    pub fn apply(
+        &mut self,
+        seat: B::Army,
+        step: Step<B::Place>,
+    ) -> Result<Applied<B>, StepError<B::Place>> {
+        if self.ending.is_some() {
+            return Err(StepError::GameOver);
+        }
+        if !self.is_in_play(seat) {
+            return Err(StepError::NotInPlay);
+        }
+        let mut applied = Applied {
+            seat,
+            step,
+            mover: None,
+            target: None,
+            combat: None,
+            flags_shown: Vec::new(),
+            defeated: Vec::new(),
+            ending: None,
+        };
+        if step == Step::Resign {
+            if self.steps < STEPS_BEFORE_RESIGN_OR_DRAW {
+                return Err(StepError::TooEarly {
+                    needed: STEPS_BEFORE_RESIGN_OR_DRAW,
+                    steps: self.steps,
+                });
+            }
+            self.defeat_seat(seat, Defeat::Resigned, &mut applied);
+            if !self.one_alliance_left(&mut applied) && seat == self.to_move {
+                self.pass_turn(seat, &mut applied);
+            }
+            applied.ending = self.ending;
+            return Ok(applied);
+        }
+        if seat != self.to_move {
+            return Err(StepError::NotYourTurn);
+        }
+        match step {
+            Step::Move { from, to } => {
+                self.check_move(seat, from, to)?;
+                self.move_piece(from, to, &mut applied);
+            }
+            Step::Pass if !self.caps.passes => return Err(StepError::NoPassInVariant),
+            Step::Pass | Step::Timeout => {
+                self.quiet += 1;
+                let t = &mut self.timeouts.as_mut()[seat.index()];
+                *t += 1;
+                if *t >= TIMEOUTS_TO_LOSE {
+                    self.defeat_seat(seat, Defeat::Timeouts, &mut applied);
+                }
+            }
+            Step::Resign => unreachable!("handled above"),
+        }
+        self.steps += 1;
+        // (2) one alliance left, (3) the quiet steps, (4) the next seat's moves.
+        if !self.one_alliance_left(&mut applied) {
+            if self.quiet >= QUIET_STEPS_TO_DRAW {
+                self.ending = Some(Ending::QuietDraw);
+            } else {
+                self.pass_turn(seat, &mut applied);
+            }
+        }
+        applied.ending = self.ending;
+        Ok(applied)
+    }
+
+    fn check_move(
+        &self,
+        seat: B::Army,
+        from: B::Place,
+        to: B::Place,
+    ) -> Result<(), StepError<B::Place>> {
+        let mover = self.pos.get(from).ok_or(StepError::EmptyStation(from))?;
+        if mover.colour != seat {
+            return Err(StepError::NotYourPiece(from));
+        }
+        if !mover.piece.movable() {
+            return Err(StepError::Immovable(from));
+        }
+        if !self.pos.movers(self.caps, seat).contains(from) {
+            return Err(StepError::HeadquartersLock(from));
+        }
+        if !self.pos.reaches(from, to) {
+            return Err(StepError::Unreachable { from, to });
+        }
+        let side = self.side(seat);
+        match self
+            .pos
+            .attack_refusal(self.caps, &self.options, side, mover, to)
+        {
+            Some(why) => Err(StepError::Attack { to, why }),
+            None => Ok(()),
+        }
+    }
+
+    /// A legal move, and (1) what it decides: a flag taken defeats its seat.
+    fn move_piece(&mut self, from: B::Place, to: B::Place, applied: &mut Applied<B>) {
+        let mover = self.pos.take(from).expect("a checked move has a mover");
+        let target = self.pos.get(to);
+        let combat = target.map(|d| resolve(mover.piece, d.piece));
+        match combat {
+            None => self.pos.put(to, mover),
+            Some(Combat::AttackerWins) => {
+                self.pos.take(to);
+                self.pos.put(to, mover);
+            }
+            Some(Combat::DefenderWins) => {}
+            Some(Combat::BothRemoved) => {
+                self.pos.take(to);
+            }
+        }
+        (applied.mover, applied.target, applied.combat) = (Some(mover), target, combat);
+        let Some(d) = target else {
+            self.quiet += 1;
+            return;
+        };
+        self.quiet = 0;
+        if self.caps.flag_shown_when_marshal_falls {
+            for fallen in [mover, d] {
+                if fallen.piece == Piece::Marshal
+                    && self.pos.count(fallen.colour, Piece::Marshal) == 0
+                {
+                    let flags: Vec<B::Place> = self.flags(fallen.colour).collect();
+                    for &f in &flags {
+                        if !self.pos.get(f).is_some_and(|t| t.shown) {
+                            self.pos.show(f);
+                            applied.flags_shown.push(f);
+                        }
+                    }
+                }
+            }
+        }
+        if d.piece == Piece::Flag {
+            self.defeat_seat(d.colour, Defeat::FlagTaken, applied);
+        }
+    }
+
+    /// Takes a seat out of play: its pieces leave the board (§5.4.2) and the quiet
+    /// count starts again.
+    fn defeat_seat(&mut self, seat: B::Army, why: Defeat, applied: &mut Applied<B>) {
+        let left: Vec<B::Place> = self.pos.of_colour(seat).places().collect();
+        for &s in &left {
+            self.pos.take(s);
+        }
+        self.in_play.as_mut()[seat.index()] = false;
+        self.defeats.as_mut()[seat.index()] = Some(why);
+        self.quiet = 0;
+        applied.defeated.push((seat, why, left));
+    }
+
+    /// (2): when every seat in play is of one alliance, it wins.
+    fn one_alliance_left(&mut self, _applied: &mut Applied<B>) -> bool {
+        let all = B::Army::ALL;
+        let Some(&first) = all.iter().find(|&&s| self.is_in_play(s)) else {
+            return false;
+        };
+        if all
+            .iter()
+            .any(|&s| self.is_in_play(s) && !self.allied(first, s))
+        {
+            return false;
+        }
+        let winners = all
+            .iter()
+            .filter(|&&s| self.allied(first, s))
+            .fold(0u8, |m, s| m | 1 << s.index());
+        self.ending = Some(Ending::Won { winners });
+        true
+    }
+
+    /// (4): the turn goes to the next seat in play; one with no move is defeated and
+    /// the checks go on from (2) with the seat after it.
+    fn pass_turn(&mut self, seat: B::Army, applied: &mut Applied<B>) {
+        let mut next = self.next_in_play(seat);
+        loop {
+            if self.has_move(next) {
+                self.to_move = next;
+                return;
+            }
+            self.defeat_seat(next, Defeat::NoMoves, applied);
+            if self.one_alliance_left(applied) {
+                return;
+            }
+            next = self.next_in_play(next);
+        }
+    }
+}

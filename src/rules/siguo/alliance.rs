@@ -1,0 +1,65 @@
+//! Who fights whom at a 四国 table (RULES §5.2): the alliance modes.
+
+use super::station::Seat4;
+use crate::rules::position::Side;
+
+/// The option `alliance`: 对家 (opposite seats together, the default), 并肩 (S+E against
+/// N+W: seats 1–2 and 3–4 in turn order) or 混战 (everyone alone).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Alliance {
+    #[default]
+    Opposite,
+    Adjacent,
+    None,
+}
+
+impl Alliance {
+    /// Whether two different seats are on one side.
+    pub const fn allied(self, a: Seat4, b: Seat4) -> bool {
+        self.allied_indices(a.index(), b.index())
+    }
+
+    /// `allied` for seats by their turn-order index, which is how the game (generic
+    /// over its seats) asks. Two-player games play `None`.
+    pub const fn allied_indices(self, a: usize, b: usize) -> bool {
+        match self {
+            Alliance::Opposite => a % 2 == b % 2,
+            Alliance::Adjacent => a / 2 == b / 2,
+            Alliance::None => false,
+        }
+    }
+
+    /// `seat` as the move generator sees it: every seat not allied to it is a foe.
+    pub fn side(self, seat: Seat4) -> Side<Seat4> {
+        Side::new(
+            seat,
+            Seat4::ALL
+                .into_iter()
+                .filter(move |&o| o != seat && !self.allied(seat, o)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Seat4::*;
+
+    #[test]
+    fn the_three_modes_of_section_5_2() {
+        assert!(Alliance::Opposite.allied(South, North) && Alliance::Opposite.allied(East, West));
+        assert!(!Alliance::Opposite.allied(South, East));
+        assert!(Alliance::Adjacent.allied(South, East) && Alliance::Adjacent.allied(North, West));
+        assert!(!Alliance::Adjacent.allied(East, North));
+        for a in Seat4::ALL {
+            for b in Seat4::ALL {
+                assert!(!Alliance::None.allied(a, b) || a == b);
+            }
+        }
+        let side = Alliance::Opposite.side(West);
+        assert!(side.is_foe(South) && side.is_foe(North) && !side.is_foe(East));
+    }
+}

@@ -1,0 +1,234 @@
+//! The four-player board as the position's generic code sees it: stations and sets of
+//! them, the seats as armies, and the tables a move generator walks.
+
+use super::board::{rail_lines, rail_neighbours};
+use super::station::{AREA, Kind, STATIONS, Seat4, Station, StationSet};
+use crate::rules::board::StationKind;
+use crate::rules::geometry::{Army, Board, Geometry, Place, PlaceSet};
+use crate::rules::piece::Token;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::sync::LazyLock;
+
+impl Place for Station {
+    fn index(self) -> usize {
+        Station::index(self)
+    }
+    fn from_index(i: usize) -> Option<Station> {
+        Station::from_index(i)
+    }
+}
+
+impl Army for Seat4 {
+    type Each<T: Copy + Eq + Hash + Debug + Send + Sync + 'static> = [T; 4];
+    const ALL: &'static [Seat4] = &Seat4::ALL;
+    fn index(self) -> usize {
+        Seat4::index(self)
+    }
+    fn each<T: Copy + Eq + Hash + Debug + Send + Sync + 'static>(value: T) -> [T; 4] {
+        [value; 4]
+    }
+}
+
+/// The four-player board of RULES §5.1 as a type, for the generic position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct FourPlayer;
+
+impl Board for FourPlayer {
+    type Place = Station;
+    type Set = StationSet;
+    type Army = Seat4;
+    type Cells = [Option<Token<Seat4>>; STATIONS];
+    type Geometry = Tables;
+    #[inline]
+    fn geometry() -> &'static Tables {
+        &TABLES
+    }
+    fn empty_cells() -> Self::Cells {
+        [None; STATIONS]
+    }
+}
+
+/// The board's tables in the shape the move generator wants them.
+pub struct Tables {
+    kind: [StationKind; STATIONS],
+    neighbours: [StationSet; STATIONS],
+    rail_neighbours: [StationSet; STATIONS],
+    /// The straight runs leaving each station, nearest first, as (start, len) into
+    /// `ray_stations`. A side file's stations lie on three lines (their rank, the
+    /// through line and the arc line, the last two sharing the file), so six runs at
+    /// most; unused ones are empty.
+    rays: [[(u16, u8); 6]; STATIONS],
+    ray_stations: Vec<Station>,
+    rail: StationSet,
+    camps: StationSet,
+    headquarters: StationSet,
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let mut kind = [StationKind::Road; STATIONS];
+    let (mut rail, mut camps, mut headquarters) = Default::default();
+    for s in Station::all() {
+        kind[s.index()] = match s.kind() {
+            Kind::Hq => StationKind::Headquarters,
+            Kind::Camp => StationKind::Camp,
+            Kind::Rail | Kind::Center => StationKind::Rail,
+            Kind::Road => StationKind::Road,
+        };
+        let set: &mut StationSet = match kind[s.index()] {
+            StationKind::Rail => &mut rail,
+            StationKind::Camp => &mut camps,
+            StationKind::Headquarters => &mut headquarters,
+            StationKind::Road => continue,
+        };
+        set.insert(s);
+    }
+    let mut rays = [[(0u16, 0u8); 6]; STATIONS];
+    let mut count = [0usize; STATIONS];
+    let mut ray_stations = Vec::new();
+    for line in rail_lines() {
+        for (i, s) in line.iter().enumerate() {
+            let runs: [Vec<Station>; 2] = [
+                line[i + 1..].to_vec(),
+                line[..i].iter().rev().copied().collect(),
+            ];
+            for run in runs.into_iter().filter(|r| !r.is_empty()) {
+                let n = &mut count[s.index()];
+                rays[s.index()][*n] = (ray_stations.len() as u16, run.len() as u8);
+                *n += 1;
+                ray_stations.extend(run);
+            }
+        }
+    }
+    Tables {
+        kind,
+        neighbours: std::array::from_fn(|i| super::board::neighbours(station(i))),
+        rail_neighbours: std::array::from_fn(|i| rail_neighbours(station(i))),
+        rays,
+        ray_stations,
+        rail,
+        camps,
+        headquarters,
+    }
+});
+
+fn station(i: usize) -> Station {
+    Station::from_index(i).expect("a station of the board")
+}
+
+impl Geometry for Tables {
+    type Place = Station;
+    type Set = StationSet;
+
+    fn kind(&self, p: Station) -> StationKind {
+        self.kind[p.index()]
+    }
+    #[inline]
+    fn neighbours(&self, p: Station) -> StationSet {
+        self.neighbours[p.index()]
+    }
+    #[inline]
+    fn next_to(&self, candidates: StationSet, set: StationSet) -> StationSet {
+        let mut out = StationSet::EMPTY;
+        for s in candidates.places() {
+            if !(self.neighbours[s.index()] & set).is_empty() {
+                out.insert(s);
+            }
+        }
+        out
+    }
+    #[inline]
+    fn rail(&self) -> StationSet {
+        self.rail
+    }
+    #[inline]
+    fn camps(&self) -> StationSet {
+        self.camps
+    }
+    #[inline]
+    fn headquarters(&self) -> StationSet {
+        self.headquarters
+    }
+    fn slide_reach(&self, from: Station, occupied: StationSet) -> StationSet {
+        let mut reach = StationSet::EMPTY;
+        for &(start, len) in &self.rays[from.index()] {
+            for &s in &self.ray_stations[start as usize..start as usize + len as usize] {
+                reach.insert(s);
+                if occupied.contains(s) {
+                    break;
+                }
+            }
+        }
+        reach
+    }
+    fn flight_reach(&self, from: Station, occupied: StationSet) -> StationSet {
+        let mut visited = StationSet::single(from);
+        let mut front = visited;
+        while !front.is_empty() {
+            let mut next = StationSet::EMPTY;
+            for s in front.places() {
+                next |= self.rail_neighbours[s.index()];
+            }
+            let new = next & !visited;
+            visited |= new;
+            front = new & !occupied;
+        }
+        visited.remove(from);
+        visited
+    }
+    fn rail_path(
+        &self,
+        from: Station,
+        to: Station,
+        engineer: bool,
+        occupied: StationSet,
+    ) -> Option<Vec<Station>> {
+        if !engineer {
+            for &(start, len) in &self.rays[from.index()] {
+                let ray = &self.ray_stations[start as usize..start as usize + len as usize];
+                for (i, &s) in ray.iter().enumerate() {
+                    if s == to {
+                        return Some(
+                            [from]
+                                .into_iter()
+                                .chain(ray[..=i].iter().copied())
+                                .collect(),
+                        );
+                    }
+                    if occupied.contains(s) {
+                        break;
+                    }
+                }
+            }
+            return None;
+        }
+        // Breadth first, so the flight drawn is a shortest one.
+        let mut prev = [u8::MAX; STATIONS];
+        prev[from.index()] = from.index() as u8;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(s) = queue.pop_front() {
+            if s == to {
+                let mut path = vec![to];
+                let mut at = to;
+                while at != from {
+                    at = station(prev[at.index()] as usize);
+                    path.push(at);
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if s != from && occupied.contains(s) {
+                continue;
+            }
+            for n in self.rail_neighbours[s.index()].iter() {
+                if prev[n.index()] == u8::MAX {
+                    prev[n.index()] = s.index() as u8;
+                    queue.push_back(n);
+                }
+            }
+        }
+        None
+    }
+}
+
+const _: () = assert!(4 * AREA + 9 == STATIONS);
