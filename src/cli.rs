@@ -83,8 +83,17 @@ pub enum Command {
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long, value_enum, default_value_t = VariantArg::Flip)]
-        variant: VariantArg,
+        #[arg(long, value_enum, default_value_t = SelfplayVariant::Flip)]
+        variant: SelfplayVariant,
+        /// 四国: who is allied (RULES §5.2).
+        #[arg(long, value_enum, default_value_t = AllianceArg::Opposite)]
+        alliance: AllianceArg,
+        /// 四国: 4 seats, or 3 (三国: free-for-all, West's area out of play).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
+        seats: u8,
+        /// 四国: 友明, allies see each other's pieces.
+        #[arg(long)]
+        allies_visible: bool,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -124,6 +133,32 @@ pub enum Command {
     /// played over the real protocol, and reports latency, errors, memory and CPU per
     /// level; `--crash` kills the server mid-load and checks the stored records.
     Load(Box<crate::load::LoadArgs>),
+}
+
+/// What self-play plays: the two-player variants, or 四国.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SelfplayVariant {
+    Flip,
+    Standard,
+    Siguo,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AllianceArg {
+    Opposite,
+    Adjacent,
+    None,
+}
+
+impl From<AllianceArg> for crate::rules::siguo::Alliance {
+    fn from(a: AllianceArg) -> crate::rules::siguo::Alliance {
+        use crate::rules::siguo::Alliance;
+        match a {
+            AllianceArg::Opposite => Alliance::Opposite,
+            AllianceArg::Adjacent => Alliance::Adjacent,
+            AllianceArg::None => Alliance::None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -195,10 +230,35 @@ pub fn run(cli: Cli) -> ExitCode {
             games,
             seed,
             variant,
+            alliance,
+            seats,
+            allies_visible,
             json,
         } => {
-            let report = crate::selfplay::run(variant.into(), games, seed);
-            print_report(json, &report, || report.to_text());
+            let two = |v: Variant| {
+                let report = crate::selfplay::run(v, games, seed);
+                print_report(json, &report, || report.to_text());
+            };
+            match variant {
+                SelfplayVariant::Flip => two(Variant::Flip),
+                SelfplayVariant::Standard => two(Variant::Standard),
+                SelfplayVariant::Siguo => {
+                    let alliance = alliance.into();
+                    if seats == 3 && alliance != crate::rules::siguo::Alliance::None {
+                        eprintln!(
+                            "junqi selfplay: three seats play free-for-all (--alliance none)"
+                        );
+                        return ExitCode::from(2);
+                    }
+                    let table = crate::selfplay_siguo::Table {
+                        alliance,
+                        seats,
+                        allies_visible,
+                    };
+                    let report = crate::selfplay_siguo::run(table, games, seed);
+                    print_report(json, &report, || report.to_text());
+                }
+            }
             ExitCode::SUCCESS
         }
     }

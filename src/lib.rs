@@ -14,5 +14,6 @@ pub mod record_input;
 pub mod rules;
 pub mod seed;
 pub mod selfplay;
+pub mod selfplay_siguo;
 pub mod text;
 pub mod web;

@@ -132,12 +132,12 @@ fn play_with(
 /// Picks moves for `run`: SplitMix64, seeded once per game from the cryptographic
 /// generator. Choosing a move needs no secrecy, and a ChaCha draw cost about a
 /// fifteenth of a whole step.
-struct Chooser(u64);
+pub(crate) struct Chooser(pub(crate) u64);
 
 impl Chooser {
     /// Uniform below `n` (> 0): Lemire's multiply-and-shift, rejecting the few values
     /// that would favour some results.
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         let n = n as u64;
         loop {
             self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);

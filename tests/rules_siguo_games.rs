@@ -4,7 +4,8 @@
 
 use junqi::rules::hidden_game::{Defeat, Ending, HiddenGame, Step, StepError};
 use junqi::rules::siguo::{Alliance, CAPS, FourPlayer, Kind, Seat4, Station};
-use junqi::rules::{Layout, Options, Piece, Position, Seat, Token};
+use junqi::rules::{Options, Piece, Position, Token};
+use junqi::selfplay_siguo::{Table, new_game};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
@@ -13,20 +14,6 @@ type Four = HiddenGame<FourPlayer>;
 
 fn st(name: &str) -> Station {
     name.parse().unwrap()
-}
-
-/// Every seat deploys a random valid layout of its own area: a two-player South
-/// layout read seat-relative (RULES §5.8).
-fn deal(rng: &mut StdRng) -> Position<FourPlayer> {
-    let mut tokens = Vec::new();
-    for seat in Seat4::ALL {
-        let layout = Layout::random(Seat::South, rng);
-        for (sq, piece) in layout.0 {
-            let s = Station::of(seat, sq.file(), sq.rank()).unwrap();
-            tokens.push((s, Token::hidden(piece, seat)));
-        }
-    }
-    Position::with_tokens(tokens)
 }
 
 fn game(alliance: Alliance, pos: Position<FourPlayer>, first: Seat4) -> Four {
@@ -42,11 +29,23 @@ fn moves(g: &Four) -> Vec<(Station, Station)> {
 #[test]
 fn random_games_in_every_mode_keep_the_rules() {
     let mut rng = StdRng::seed_from_u64(54);
-    for alliance in [Alliance::Opposite, Alliance::Adjacent, Alliance::None] {
+    let tables = [
+        (Alliance::Opposite, 4),
+        (Alliance::Adjacent, 4),
+        (Alliance::None, 4),
+        (Alliance::None, 3),
+    ];
+    for (alliance, seats) in tables {
         let (mut won, mut drawn, mut defeats) = (0, 0, 0);
-        for _ in 0..60 {
-            let first = *Seat4::ALL.choose(&mut rng).unwrap();
-            let mut g = game(alliance, deal(&mut rng), first);
+        for _ in 0..50 {
+            let table = Table {
+                alliance,
+                seats,
+                allies_visible: false,
+            };
+            let mut g = new_game(table, &mut rng);
+            let closed = g.position().closed();
+            assert_eq!(closed.len(), if seats == 3 { 30 } else { 0 });
             let mut steps = 0;
             while !g.is_over() {
                 let seat = g.to_move();
@@ -59,6 +58,12 @@ fn random_games_in_every_mode_keep_the_rules() {
                         before.get(from).unwrap().colour,
                         seat,
                         "moves its own piece"
+                    );
+                    assert!(!closed.contains(to), "三国: {to} is out of play");
+                    let route = junqi::rules::view::route(&before, from, to);
+                    assert!(
+                        route.iter().all(|s| !closed.contains(*s)),
+                        "crosses {route:?}"
                     );
                     if let Some(d) = before.get(to) {
                         assert!(
@@ -127,7 +132,7 @@ fn random_games_in_every_mode_keep_the_rules() {
         }
         assert!(
             won > 0 && defeats > 0,
-            "{alliance:?}: {won} won, {drawn} drawn"
+            "{alliance:?} {seats}: {won} won, {drawn} drawn"
         );
     }
 }

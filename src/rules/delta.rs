@@ -148,7 +148,7 @@ pub fn route<B: Board>(before: &Position<B>, from: B::Place, to: B::Place) -> Ve
         return vec![from, to];
     }
     let engineer = before.get(from).is_some_and(|t| t.piece == Piece::Engineer);
-    let mut occupied = before.occupied();
+    let mut occupied = before.occupied() | before.closed();
     occupied.remove(to);
     tb.rail_path(from, to, engineer, occupied)
         .unwrap_or_else(|| vec![from, to])

@@ -12,7 +12,9 @@ use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 /// A station of a board, numbered from 0 in the board's own order.
-pub trait Place: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync + 'static {
+pub trait Place:
+    Copy + Eq + Ord + Hash + Debug + Display + serde::Serialize + Send + Sync + 'static
+{
     fn index(self) -> usize;
     fn from_index(i: usize) -> Option<Self>;
 }
@@ -50,7 +52,7 @@ pub trait PlaceSet:
 }
 
 /// Whose pieces a piece is: a colour on the two-player board, a seat in 四国.
-pub trait Army: Copy + Eq + Ord + Hash + Debug + Send + Sync + 'static {
+pub trait Army: Copy + Eq + Ord + Hash + Debug + serde::Serialize + Send + Sync + 'static {
     /// One value per army, indexed by [`Army::index`].
     type Each<T: Copy + Eq + Hash + Debug + Send + Sync + 'static>: Copy
         + Eq

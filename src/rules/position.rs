@@ -110,6 +110,9 @@ pub struct Position<B: Board = TwoPlayer> {
     engineers: B::Set,
     sappers: B::Set,
     mines: Each<B, u8>,
+    /// Stations out of play (三国's empty area, RULES §5.2): counted as occupied, so
+    /// that nothing enters or crosses them, but nobody's piece, so never a target.
+    closed: B::Set,
 }
 
 impl<B: Board> std::fmt::Debug for Position<B> {
@@ -160,7 +163,23 @@ impl<B: Board> Position<B> {
             engineers: B::Set::EMPTY,
             sappers: B::Set::EMPTY,
             mines: B::Army::each(0),
+            closed: B::Set::EMPTY,
         }
+    }
+
+    /// Takes `stations` out of play for good; they must be empty.
+    pub fn close(&mut self, stations: B::Set) {
+        debug_assert!(
+            (stations & self.occupied).is_empty(),
+            "closing occupied stations"
+        );
+        self.closed |= stations;
+        self.occupied |= stations;
+    }
+
+    /// Stations out of play.
+    pub fn closed(&self) -> B::Set {
+        self.closed
     }
 
     pub fn with_tokens(
@@ -179,13 +198,14 @@ impl<B: Board> Position<B> {
     }
 
     pub fn tokens(&self) -> impl Iterator<Item = (B::Place, Token<B::Army>)> + '_ {
-        self.occupied
+        self.occupied()
             .places()
             .map(|s| (s, self.get(s).expect("occupied square holds a token")))
     }
 
+    /// Stations that hold a piece.
     pub fn occupied(&self) -> B::Set {
-        self.occupied
+        self.occupied & !self.closed
     }
 
     /// Pieces nobody may see yet: face down in flip chess, undisclosed in standard.
@@ -344,6 +364,7 @@ impl<B: Board> Position<B> {
     pub fn reaches(&self, from: B::Place, to: B::Place) -> bool {
         let tb = B::geometry();
         match self.get(from) {
+            _ if self.closed.contains(to) => false,
             Some(_) if tb.neighbours(from).contains(to) => true,
             Some(t) => self.reach_of(tb, from, t.piece).contains(to),
             None => false,
@@ -386,7 +407,7 @@ impl<B: Board> Position<B> {
     /// `no_suicide`, which depends on both ranks, is left to `destinations_of`.
     #[inline(always)]
     fn targets(&self, tb: &B::Geometry, caps: Caps, side: Side<B::Army>) -> Targets<B::Set> {
-        let mut any = self.occupied & !self.of_colour(side.army) & !tb.camps();
+        let mut any = self.occupied & !self.of_colour(side.army) & !tb.camps() & !self.closed;
         if side.allies != 0 {
             for &army in B::Army::ALL {
                 if side.allies & (1 << army.index()) != 0 {

@@ -9,6 +9,7 @@
 //!
 //! Like `Game` it reads no clock: timeouts arrive as actions.
 
+mod sight;
 mod step;
 
 use super::geometry::{Army, Board};
@@ -17,6 +18,7 @@ use super::position::{Position, Side};
 use super::siguo::Alliance;
 use super::{Options, Piece};
 
+pub use sight::{BoardView, Cell, EventView, Sight, Watcher, cell};
 pub use step::{Applied, Defeat, Step, StepError};
 
 type Each<B, T> = <<B as Board>::Army as Army>::Each<T>;
@@ -41,6 +43,8 @@ pub struct HiddenGame<B: Board> {
     caps: Caps,
     options: Options,
     alliance: Alliance,
+    /// 友明: allies see each other's pieces (RULES §5.2).
+    allies_visible: bool,
     pos: Position<B>,
     /// Seats in play: seated and not defeated.
     in_play: Each<B, bool>,
@@ -72,6 +76,7 @@ impl<B: Board> HiddenGame<B> {
             caps,
             options,
             alliance,
+            allies_visible: false,
             pos,
             in_play,
             defeats: B::Army::each(None),
@@ -85,6 +90,12 @@ impl<B: Board> HiddenGame<B> {
             g.to_move = g.next_in_play(first);
         }
         g
+    }
+
+    /// The game with 友明 on or off (off by default).
+    pub fn with_allies_visible(mut self, on: bool) -> HiddenGame<B> {
+        self.allies_visible = on;
+        self
     }
 
     pub fn position(&self) -> &Position<B> {
@@ -144,6 +155,15 @@ impl<B: Board> HiddenGame<B> {
         if self.ending.is_none() {
             let side = self.side(self.to_move);
             self.pos.for_each_move(self.caps, &self.options, side, out);
+        }
+    }
+
+    /// Calls `out` with each piece of the seat to move that can move and where it may
+    /// go; nothing once the game is over.
+    pub fn for_each_mover(&self, out: impl FnMut(B::Place, B::Set)) {
+        if self.ending.is_none() {
+            let side = self.side(self.to_move);
+            self.pos.for_each_mover(self.caps, &self.options, side, out);
         }
     }
 
