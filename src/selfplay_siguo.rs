@@ -4,7 +4,7 @@
 
 use crate::rules::Layout;
 use crate::rules::geometry::PlaceSet;
-use crate::rules::hidden_game::{Ending, HiddenGame, Step};
+use crate::rules::hidden_game::{Ending, HiddenGame};
 use crate::rules::siguo::board::area;
 use crate::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4, Station, StationSet};
 use crate::rules::{Options, Position, Seat, Token};
@@ -81,9 +81,7 @@ pub(crate) fn play_out(game: &mut HiddenGame<FourPlayer>, chooser: &mut Chooser)
                 }
             })
             .expect("the seat to move has a move");
-        let seat = game.to_move();
-        game.apply(seat, Step::Move { from, to })
-            .expect("a listed move is legal");
+        game.apply_listed(from, to);
         steps += 1;
     }
     steps

@@ -334,7 +334,16 @@ word_ops!(SquareSet);
 
 impl super::geometry::PlaceSet for SquareSet {
     type Place = Square;
+    type Probe = u64;
     const EMPTY: SquareSet = SquareSet(0);
+    #[inline]
+    fn probe(p: Square) -> u64 {
+        p.bit()
+    }
+    #[inline]
+    fn hits(self, bit: u64) -> bool {
+        self.0 & bit != 0
+    }
     #[inline]
     fn single(p: Square) -> SquareSet {
         SquareSet(p.bit())

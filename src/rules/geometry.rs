@@ -40,7 +40,13 @@ pub trait PlaceSet:
     + Not<Output = Self>
 {
     type Place: Place;
+    /// A station made ready to test against several sets (`hits`): its bit, worked
+    /// out once.
+    type Probe: Copy;
     const EMPTY: Self;
+    fn probe(p: Self::Place) -> Self::Probe;
+    /// Whether the probed station is in the set.
+    fn hits(self, probe: Self::Probe) -> bool;
     fn single(p: Self::Place) -> Self;
     fn contains(self, p: Self::Place) -> bool;
     fn insert(&mut self, p: Self::Place);

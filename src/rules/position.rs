@@ -508,17 +508,17 @@ impl<B: Board> Position<B> {
         };
         let rail = tb.rail();
         for from in movers.places() {
-            // One mask for the station, tested against three sets (as one shift).
-            let here = B::Set::single(from);
+            // The station's bit, worked out once for three sets.
+            let here = B::Set::probe(from);
             let mut reach = tb.neighbours(from);
-            if !(rail & here).is_empty() {
-                reach |= if !(self.engineers & here).is_empty() {
+            if rail.hits(here) {
+                reach |= if self.engineers.hits(here) {
                     tb.flight_reach(from, self.occupied)
                 } else {
                     tb.slide_reach(from, self.occupied)
                 };
             }
-            let allow = if !(self.sappers & here).is_empty() {
+            let allow = if self.sappers.hits(here) {
                 allow_any
             } else {
                 allow_plain

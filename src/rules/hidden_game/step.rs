@@ -86,6 +86,21 @@ pub struct Applied<B: Board> {
     pub ending: Option<Ending>,
 }
 
+impl<B: Board> Applied<B> {
+    fn new(seat: B::Army, step: Step<B::Place>) -> Applied<B> {
+        Applied {
+            seat,
+            step,
+            mover: None,
+            target: None,
+            combat: None,
+            flags_shown: Vec::new(),
+            defeated: Vec::new(),
+            ending: None,
+        }
+    }
+}
+
 impl<B: Board> HiddenGame<B> {
     /// Applies `step` by `seat`. On error nothing changes.
     pub fn apply(
@@ -99,16 +114,7 @@ impl<B: Board> HiddenGame<B> {
         if !self.is_in_play(seat) {
             return Err(StepError::NotInPlay);
         }
-        let mut applied = Applied {
-            seat,
-            step,
-            mover: None,
-            target: None,
-            combat: None,
-            flags_shown: Vec::new(),
-            defeated: Vec::new(),
-            ending: None,
-        };
+        let mut applied = Applied::new(seat, step);
         if step == Step::Resign {
             if self.steps < STEPS_BEFORE_RESIGN_OR_DRAW {
                 return Err(StepError::TooEarly {
@@ -142,17 +148,37 @@ impl<B: Board> HiddenGame<B> {
             }
             Step::Resign => unreachable!("handled above"),
         }
+        self.finish_step(seat, &mut applied);
+        Ok(applied)
+    }
+
+    /// `apply(self.to_move(), Step::Move { from, to })` for a move taken from
+    /// `for_each_move` or `for_each_mover` of this very position, without checking it
+    /// again: self-play's loop (debug builds check that `apply` would accept it).
+    pub fn apply_listed(&mut self, from: B::Place, to: B::Place) -> Applied<B> {
+        let seat = self.to_move;
+        debug_assert!(
+            self.check_move(seat, from, to).is_ok() && self.ending.is_none(),
+            "{from:?}-{to:?} is not a listed move"
+        );
+        let mut applied = Applied::new(seat, Step::Move { from, to });
+        self.move_piece(from, to, &mut applied);
+        self.finish_step(seat, &mut applied);
+        applied
+    }
+
+    /// The checks after every step, in §5.4.3's order from (2) on.
+    fn finish_step(&mut self, seat: B::Army, applied: &mut Applied<B>) {
         self.steps += 1;
         // (2) one alliance left, (3) the quiet steps, (4) the next seat's moves.
-        if !self.one_alliance_left(&mut applied) {
+        if !self.one_alliance_left(applied) {
             if self.quiet >= QUIET_STEPS_TO_DRAW {
                 self.ending = Some(Ending::QuietDraw);
             } else {
-                self.pass_turn(seat, &mut applied);
+                self.pass_turn(seat, applied);
             }
         }
         applied.ending = self.ending;
-        Ok(applied)
     }
 
     fn check_move(

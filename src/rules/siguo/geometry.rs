@@ -59,6 +59,7 @@ pub struct Tables {
     /// through line and the arc line, the last two sharing the file), so six runs at
     /// most; unused ones are empty.
     rays: [[(u16, u8); 6]; STATIONS],
+    ray_count: [u8; STATIONS],
     ray_stations: Vec<Station>,
     rail: StationSet,
     camps: StationSet,
@@ -100,7 +101,9 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             }
         }
     }
+    let ray_count = count.map(|n| n as u8);
     Tables {
+        ray_count,
         kind,
         neighbours: std::array::from_fn(|i| super::board::neighbours(station(i))),
         rail_neighbours: std::array::from_fn(|i| rail_neighbours(station(i))),
@@ -149,9 +152,11 @@ impl Geometry for Tables {
     fn headquarters(&self) -> StationSet {
         self.headquarters
     }
+    #[inline]
     fn slide_reach(&self, from: Station, occupied: StationSet) -> StationSet {
         let mut reach = StationSet::EMPTY;
-        for &(start, len) in &self.rays[from.index()] {
+        let rays = &self.rays[from.index()][..self.ray_count[from.index()] as usize];
+        for &(start, len) in rays {
             for &s in &self.ray_stations[start as usize..start as usize + len as usize] {
                 reach.insert(s);
                 if occupied.contains(s) {

@@ -246,27 +246,40 @@ impl StationSet {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
     pub fn is_empty(self) -> bool {
-        self.0 == [0; 3]
+        self.0[0] | self.0[1] | self.0[2] == 0
     }
     pub fn union(self, other: StationSet) -> StationSet {
         StationSet([0, 1, 2].map(|i| self.0[i] | other.0[i]))
     }
-    pub fn iter(self) -> impl Iterator<Item = Station> {
-        let [a, b, c] = self.0;
-        bits(a, 0).chain(bits(b, 64)).chain(bits(c, 128))
+    pub fn iter(self) -> StationIter {
+        StationIter {
+            words: self.0,
+            word: 0,
+        }
     }
 }
 
-/// The stations of one word of a set, `base` being its first station's index.
-fn bits(mut word: u64, base: u8) -> impl Iterator<Item = Station> {
-    std::iter::from_fn(move || {
-        if word == 0 {
-            return None;
+/// A set's stations in index order, a word at a time.
+pub struct StationIter {
+    words: [u64; 3],
+    word: usize,
+}
+
+impl Iterator for StationIter {
+    type Item = Station;
+    #[inline]
+    fn next(&mut self) -> Option<Station> {
+        while self.word < 3 {
+            let w = &mut self.words[self.word];
+            if *w != 0 {
+                let i = w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(Station((self.word * 64 + i) as u8));
+            }
+            self.word += 1;
         }
-        let i = word.trailing_zeros() as u8;
-        word &= word - 1;
-        Some(Station(base + i))
-    })
+        None
+    }
 }
 
 macro_rules! words_op {
@@ -304,7 +317,17 @@ impl std::ops::Not for StationSet {
 
 impl crate::rules::geometry::PlaceSet for StationSet {
     type Place = Station;
+    /// The word and the bit in it.
+    type Probe = (usize, u64);
     const EMPTY: StationSet = StationSet::EMPTY;
+    #[inline]
+    fn probe(p: Station) -> (usize, u64) {
+        (p.index() / 64, 1 << (p.index() % 64))
+    }
+    #[inline]
+    fn hits(self, (word, bit): (usize, u64)) -> bool {
+        self.0[word] & bit != 0
+    }
     #[inline]
     fn single(p: Station) -> StationSet {
         let mut s = StationSet::EMPTY;
@@ -331,6 +354,7 @@ impl crate::rules::geometry::PlaceSet for StationSet {
     fn is_empty(self) -> bool {
         StationSet::is_empty(self)
     }
+    #[inline]
     fn places(self) -> impl Iterator<Item = Station> {
         self.iter()
     }
