@@ -44,6 +44,7 @@ pub mod piece;
 pub mod position;
 pub mod rank;
 pub mod scoring;
+mod side;
 pub mod siguo;
 mod tables;
 pub mod view;

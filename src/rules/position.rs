@@ -7,7 +7,8 @@
 use super::board::{Square, StationKind, TwoPlayer};
 use super::geometry::{Army, Board, Geometry, Place, PlaceSet};
 use super::options::{Caps, Options};
-use super::piece::{Colour, Piece, Token};
+use super::piece::{Piece, Token};
+pub use super::side::Side;
 
 /// Why an attack is not allowed. Shown to players, so the wording matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,58 +39,6 @@ impl AttackRefusal {
                 "no_suicide is on: a piece may not attack a higher-ranked one"
             }
         }
-    }
-}
-
-/// The army that moves and the armies it may attack (an ally's pieces are neither
-/// its own nor a target).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Side<A: Army> {
-    pub army: A,
-    /// Bit `i` set: army `i` is a foe.
-    foes: u8,
-    /// Armies neither its own nor foes: its allies. None in two-player games, which
-    /// so find their foes' pieces with one mask operation.
-    allies: u8,
-    /// The foe when there is only one (two-player games): flip chess's flag guard then
-    /// reads one count instead of looping over the armies.
-    only_foe: Option<A>,
-}
-
-impl<A: Army> Side<A> {
-    pub fn new(army: A, foes: impl IntoIterator<Item = A>) -> Side<A> {
-        let foes: u8 = foes.into_iter().fold(0, |m, f| m | 1 << f.index());
-        let everyone = (1u8 << A::ALL.len()) - 1;
-        let allies = everyone & !foes & !(1 << army.index());
-        let only_foe = A::ALL.iter().copied().find(|f| foes == 1 << f.index());
-        Side {
-            army,
-            foes,
-            allies,
-            only_foe,
-        }
-    }
-
-    pub fn is_foe(self, army: A) -> bool {
-        self.foes & (1 << army.index()) != 0
-    }
-}
-
-impl Side<Colour> {
-    /// A colour of a two-player game, against the other.
-    pub fn of(colour: Colour) -> Side<Colour> {
-        Side {
-            army: colour,
-            foes: 1 << colour.other().index(),
-            allies: 0,
-            only_foe: Some(colour.other()),
-        }
-    }
-}
-
-impl From<Colour> for Side<Colour> {
-    fn from(c: Colour) -> Side<Colour> {
-        Side::of(c)
     }
 }
 
