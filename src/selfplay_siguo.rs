@@ -138,6 +138,9 @@ pub fn outcome_key(game: &HiddenGame<FourPlayer>) -> String {
             format!("won/{}", won.join("+"))
         }
         Some(Ending::QuietDraw) => "draw/quiet".into(),
+        Some(Ending::AgreedDraw) => "draw/agreed".into(),
+        Some(Ending::TuoguanDraw) => "draw/tuoguan".into(),
+        Some(Ending::AllInTuoguan) => "unscored/all_in_tuoguan".into(),
         None => "unfinished".into(),
     }
 }

@@ -128,6 +128,7 @@ fn random_games_in_every_mode_keep_the_rules() {
                     drawn += 1;
                     assert_eq!(g.quiet_steps(), 70);
                 }
+                other => panic!("random moves without offers or 托管 ended {other:?}"),
             }
         }
         assert!(

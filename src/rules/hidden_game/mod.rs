@@ -9,6 +9,7 @@
 //!
 //! Like `Game` it reads no clock: timeouts arrive as actions.
 
+mod draw;
 mod sight;
 mod step;
 
@@ -36,6 +37,14 @@ pub enum Ending {
     Won { winners: u8 },
     /// 70 steps without an attack or a defeat (§5.4.3).
     QuietDraw,
+    /// Every seat still in play agreed (§5.4.4).
+    AgreedDraw,
+    /// Every seat still in play is in 托管 and they are of more than one alliance
+    /// (§5.5.3).
+    TuoguanDraw,
+    /// Every seat that sat down is in play and in 托管: the game ends unscored
+    /// (§5.5.3).
+    AllInTuoguan,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +63,12 @@ pub struct HiddenGame<B: Board> {
     steps: u32,
     quiet: u32,
     timeouts: Each<B, u8>,
+    /// Seats the server plays (托管, §5.5).
+    tuoguan: Each<B, bool>,
+    /// The open draw offer: who made it, and (bit `i`) who has agreed.
+    draw_offer: Option<(B::Army, u8)>,
+    /// Seats that have offered a draw since their last step (one offer per own step).
+    offered: Each<B, bool>,
     ending: Option<Ending>,
 }
 
@@ -84,6 +99,9 @@ impl<B: Board> HiddenGame<B> {
             steps: 0,
             quiet: 0,
             timeouts: B::Army::each(0),
+            tuoguan: B::Army::each(false),
+            draw_offer: None,
+            offered: B::Army::each(false),
             ending: None,
         };
         if !g.is_in_play(first) {

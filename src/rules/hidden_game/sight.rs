@@ -133,6 +133,9 @@ impl<B: Board> EventView<B> {
             Step::Pass => "pass",
             Step::Timeout => "timeout",
             Step::Resign => "resign",
+            Step::OfferDraw => "offer_draw",
+            Step::AcceptDraw => "accept_draw",
+            Step::DeclineDraw => "decline_draw",
         };
         EventView {
             seat: applied.seat,

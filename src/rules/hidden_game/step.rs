@@ -9,13 +9,23 @@ use crate::rules::piece::{Combat, Piece, Token, resolve};
 use crate::rules::position::AttackRefusal;
 use std::fmt;
 
-/// What a seat does. All but `Resign` are steps (§5.2: one turn of one seat).
+/// What a seat does. Moves, passes and timeouts are steps (§5.2: one turn of one
+/// seat); resigning and the draw's offers and answers are not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Step<P> {
     Move { from: P, to: P },
     Pass,
     Timeout,
     Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+}
+
+impl<P> Step<P> {
+    pub fn is_step(&self) -> bool {
+        matches!(self, Step::Move { .. } | Step::Pass | Step::Timeout)
+    }
 }
 
 /// Why a seat left play (RULES §5.4.1).
@@ -41,6 +51,9 @@ pub enum StepError<P> {
     Unreachable { from: P, to: P },
     Attack { to: P, why: AttackRefusal },
     TooEarly { needed: u32, steps: u32 },
+    OfferAlreadyOpen,
+    OfferedSinceOwnStep,
+    NoOfferToAnswer,
 }
 
 impl<P: fmt::Display> fmt::Display for StepError<P> {
@@ -64,6 +77,11 @@ impl<P: fmt::Display> fmt::Display for StepError<P> {
             StepError::TooEarly { needed, steps } => {
                 write!(f, "not before {needed} steps ({steps} played)")
             }
+            StepError::OfferAlreadyOpen => write!(f, "a draw offer is already open"),
+            StepError::OfferedSinceOwnStep => {
+                write!(f, "one draw offer per own step: take a step first")
+            }
+            StepError::NoOfferToAnswer => write!(f, "no draw offer awaits this seat's answer"),
         }
     }
 }
@@ -83,11 +101,13 @@ pub struct Applied<B: Board> {
     /// Seats defeated by this action, in the order the checks found them; their
     /// pieces left the board unrevealed, from the stations listed.
     pub defeated: Vec<(B::Army, Defeat, Vec<B::Place>)>,
+    /// The open draw offer lapsed: an addressee declined or stepped without agreeing.
+    pub offer_lapsed: bool,
     pub ending: Option<Ending>,
 }
 
 impl<B: Board> Applied<B> {
-    fn new(seat: B::Army, step: Step<B::Place>) -> Applied<B> {
+    pub(super) fn new(seat: B::Army, step: Step<B::Place>) -> Applied<B> {
         Applied {
             seat,
             step,
@@ -96,6 +116,7 @@ impl<B: Board> Applied<B> {
             combat: None,
             flags_shown: Vec::new(),
             defeated: Vec::new(),
+            offer_lapsed: false,
             ending: None,
         }
     }
@@ -115,6 +136,11 @@ impl<B: Board> HiddenGame<B> {
             return Err(StepError::NotInPlay);
         }
         let mut applied = Applied::new(seat, step);
+        if matches!(step, Step::OfferDraw | Step::AcceptDraw | Step::DeclineDraw) {
+            self.draw_action(seat, step, &mut applied)?;
+            applied.ending = self.ending;
+            return Ok(applied);
+        }
         if step == Step::Resign {
             if self.steps < STEPS_BEFORE_RESIGN_OR_DRAW {
                 return Err(StepError::TooEarly {
@@ -126,6 +152,7 @@ impl<B: Board> HiddenGame<B> {
             if !self.one_alliance_left(&mut applied) && seat == self.to_move {
                 self.pass_turn(seat, &mut applied);
             }
+            self.recheck_draw(&mut applied);
             applied.ending = self.ending;
             return Ok(applied);
         }
@@ -146,7 +173,9 @@ impl<B: Board> HiddenGame<B> {
                     self.defeat_seat(seat, Defeat::Timeouts, &mut applied);
                 }
             }
-            Step::Resign => unreachable!("handled above"),
+            Step::Resign | Step::OfferDraw | Step::AcceptDraw | Step::DeclineDraw => {
+                unreachable!("handled above")
+            }
         }
         self.finish_step(seat, &mut applied);
         Ok(applied)
@@ -170,6 +199,8 @@ impl<B: Board> HiddenGame<B> {
     /// The checks after every step, in §5.4.3's order from (2) on.
     fn finish_step(&mut self, seat: B::Army, applied: &mut Applied<B>) {
         self.steps += 1;
+        self.offered.as_mut()[seat.index()] = false;
+        self.lapse_if_addressee(seat, applied);
         // (2) one alliance left, (3) the quiet steps, (4) the next seat's moves.
         if !self.one_alliance_left(applied) {
             if self.quiet >= QUIET_STEPS_TO_DRAW {
@@ -177,6 +208,10 @@ impl<B: Board> HiddenGame<B> {
             } else {
                 self.pass_turn(seat, applied);
             }
+        }
+        if self.ending.is_none() {
+            // A defeat may have left every remaining voter agreed.
+            self.recheck_draw(applied);
         }
         applied.ending = self.ending;
     }
@@ -261,6 +296,11 @@ impl<B: Board> HiddenGame<B> {
         }
         self.in_play.as_mut()[seat.index()] = false;
         self.defeats.as_mut()[seat.index()] = Some(why);
+        // An offer goes with its maker.
+        if self.draw_offer.is_some_and(|(by, _)| by == seat) {
+            self.draw_offer = None;
+            applied.offer_lapsed = true;
+        }
         self.quiet = 0;
         applied.defeated.push((seat, why, left));
     }
@@ -296,6 +336,10 @@ impl<B: Board> HiddenGame<B> {
             }
             self.defeat_seat(next, Defeat::NoMoves, applied);
             if self.one_alliance_left(applied) {
+                return;
+            }
+            self.recheck_draw(applied);
+            if self.ending.is_some() {
                 return;
             }
             next = self.next_in_play(next);

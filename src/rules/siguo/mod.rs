@@ -5,7 +5,9 @@
 pub mod alliance;
 pub mod board;
 pub mod geometry;
+pub mod scoring;
 pub mod station;
+pub mod tuoguan;
 
 use crate::rules::options::{Caps, Variant};
 
