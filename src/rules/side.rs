@@ -6,7 +6,7 @@ use super::piece::Colour;
 
 /// The army that moves and the armies it may attack (an ally's pieces are neither
 /// its own nor a target).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Side<A: Army> {
     pub army: A,
     /// Bit `i` set: army `i` is a foe.
