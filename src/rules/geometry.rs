@@ -74,6 +74,9 @@ pub trait Army: Copy + Eq + Ord + Hash + Debug + serde::Serialize + Send + Sync 
     fn each<T: Copy + Eq + Hash + Debug + Send + Sync + 'static>(value: T) -> Self::Each<T>;
 }
 
+/// One `T` per army of board `B`.
+pub type Each<B, T> = <<B as Board>::Army as Army>::Each<T>;
+
 /// A board: its stations and sets of them, its armies, and its geometry.
 pub trait Board: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     type Place: Place;

@@ -21,8 +21,9 @@ pub struct Cell {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
-    #[allow(dead_code)]
-    variant: String,
+    /// "siguo", which is how the request came here.
+    #[serde(rename = "variant")]
+    _variant: serde::de::IgnoredAny,
     #[serde(default)]
     alliance: Alliance,
     to_move: Seat4,

@@ -51,8 +51,7 @@ impl<B: Board> HiddenGame<B> {
                 Ending::TuoguanDraw
             });
         } else {
-            let mut applied = Applied::new(seat, Step::AcceptDraw);
-            self.recheck_draw(&mut applied);
+            self.recheck_draw();
         }
         self.ending
     }
@@ -95,12 +94,12 @@ impl<B: Board> HiddenGame<B> {
             }
             _ => unreachable!("only the draw's actions come here"),
         }
-        self.recheck_draw(applied);
+        self.recheck_draw();
         Ok(())
     }
 
     /// Ends the game in a draw when every voter has agreed.
-    pub(super) fn recheck_draw(&mut self, _applied: &mut Applied<B>) {
+    pub(super) fn recheck_draw(&mut self) {
         if self.ending.is_some() || self.draw_offer.is_none() {
             return;
         }

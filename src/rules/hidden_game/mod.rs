@@ -13,7 +13,7 @@ mod draw;
 mod sight;
 mod step;
 
-use super::geometry::{Army, Board};
+use super::geometry::{Army, Board, Each};
 use super::options::Caps;
 use super::position::{Position, Side};
 use super::siguo::Alliance;
@@ -21,8 +21,6 @@ use super::{Options, Piece};
 
 pub use sight::{BoardView, Cell, EventView, Sight, Watcher, cell};
 pub use step::{Applied, Defeat, Step, StepError};
-
-type Each<B, T> = <<B as Board>::Army as Army>::Each<T>;
 
 /// Numbers of the rules (RULES §5.4): the same in §4.
 pub const TIMEOUTS_TO_LOSE: u8 = 5;
@@ -109,8 +107,7 @@ impl<B: Board> HiddenGame<B> {
             ending: None,
         };
         for &seat in B::Army::ALL {
-            let foes = B::Army::ALL.iter().copied().filter(|&o| !g.allied(seat, o));
-            g.sides.as_mut()[seat.index()] = Side::new(seat, foes);
+            g.sides.as_mut()[seat.index()] = alliance.side(seat);
         }
         if !g.is_in_play(first) {
             g.to_move = g.next_in_play(first);

@@ -5,7 +5,7 @@ use super::{
     Ending, HiddenGame, QUIET_STEPS_TO_DRAW, STEPS_BEFORE_RESIGN_OR_DRAW, TIMEOUTS_TO_LOSE,
 };
 use crate::rules::geometry::{Army, Board, PlaceSet};
-use crate::rules::piece::{Combat, Piece, Token, resolve};
+use crate::rules::piece::{Combat, Piece, Token};
 use crate::rules::position::AttackRefusal;
 use std::fmt;
 
@@ -149,10 +149,10 @@ impl<B: Board> HiddenGame<B> {
                 });
             }
             self.defeat_seat(seat, Defeat::Resigned, &mut applied);
-            if !self.one_alliance_left(&mut applied) && seat == self.to_move {
+            if !self.one_alliance_left() && seat == self.to_move {
                 self.pass_turn(seat, &mut applied);
             }
-            self.recheck_draw(&mut applied);
+            self.recheck_draw();
             applied.ending = self.ending;
             return Ok(applied);
         }
@@ -202,7 +202,7 @@ impl<B: Board> HiddenGame<B> {
         self.offered.as_mut()[seat.index()] = false;
         self.lapse_if_addressee(seat, applied);
         // (2) one alliance left, (3) the quiet steps, (4) the next seat's moves.
-        if !self.one_alliance_left(applied) {
+        if !self.one_alliance_left() {
             if self.quiet >= QUIET_STEPS_TO_DRAW {
                 self.ending = Some(Ending::QuietDraw);
             } else {
@@ -211,7 +211,7 @@ impl<B: Board> HiddenGame<B> {
         }
         if self.ending.is_none() {
             // A defeat may have left every remaining voter agreed.
-            self.recheck_draw(applied);
+            self.recheck_draw();
         }
         applied.ending = self.ending;
     }
@@ -247,20 +247,7 @@ impl<B: Board> HiddenGame<B> {
 
     /// A legal move, and (1) what it decides: a flag taken defeats its seat.
     fn move_piece(&mut self, from: B::Place, to: B::Place, applied: &mut Applied<B>) {
-        let mover = self.pos.take(from).expect("a checked move has a mover");
-        let target = self.pos.get(to);
-        let combat = target.map(|d| resolve(mover.piece, d.piece));
-        match combat {
-            None => self.pos.put(to, mover),
-            Some(Combat::AttackerWins) => {
-                self.pos.take(to);
-                self.pos.put(to, mover);
-            }
-            Some(Combat::DefenderWins) => {}
-            Some(Combat::BothRemoved) => {
-                self.pos.take(to);
-            }
-        }
+        let (mover, target, combat) = self.pos.play_move(from, to);
         (applied.mover, applied.target, applied.combat) = (Some(mover), target, combat);
         let Some(d) = target else {
             self.quiet += 1;
@@ -306,7 +293,7 @@ impl<B: Board> HiddenGame<B> {
     }
 
     /// (2): when every seat in play is of one alliance, it wins.
-    fn one_alliance_left(&mut self, _applied: &mut Applied<B>) -> bool {
+    fn one_alliance_left(&mut self) -> bool {
         let all = B::Army::ALL;
         let Some(&first) = all.iter().find(|&&s| self.is_in_play(s)) else {
             return false;
@@ -335,10 +322,10 @@ impl<B: Board> HiddenGame<B> {
                 return;
             }
             self.defeat_seat(next, Defeat::NoMoves, applied);
-            if self.one_alliance_left(applied) {
+            if self.one_alliance_left() {
                 return;
             }
-            self.recheck_draw(applied);
+            self.recheck_draw();
             if self.ending.is_some() {
                 return;
             }

@@ -1,6 +1,7 @@
 //! Who fights whom at a 四国 table (RULES §5.2): the alliance modes.
 
 use super::station::Seat4;
+use crate::rules::geometry::Army;
 use crate::rules::position::Side;
 
 /// The option `alliance`: 对家 (opposite seats together, the default), 并肩 (S+E against
@@ -32,13 +33,15 @@ impl Alliance {
         }
     }
 
-    /// `seat` as the move generator sees it: every seat not allied to it is a foe.
-    pub fn side(self, seat: Seat4) -> Side<Seat4> {
+    /// `seat` as the move generator sees it: every other seat not allied to it is a
+    /// foe. Any army type: the two-player game's colours play `None`.
+    pub fn side<A: Army>(self, seat: A) -> Side<A> {
         Side::new(
             seat,
-            Seat4::ALL
-                .into_iter()
-                .filter(move |&o| o != seat && !self.allied(seat, o)),
+            A::ALL
+                .iter()
+                .copied()
+                .filter(move |&o| o != seat && !self.allied_indices(seat.index(), o.index())),
         )
     }
 }
