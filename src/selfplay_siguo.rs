@@ -129,7 +129,7 @@ pub fn run(table: Table, games: u64, seed: u64) -> Report {
 
 pub fn outcome_key(game: &HiddenGame<FourPlayer>) -> String {
     match game.ending() {
-        Some(Ending::Won { .. }) => {
+        Some(Ending::Won { .. } | Ending::PlayOnDeclined { .. }) => {
             let won: Vec<&str> = Seat4::ALL
                 .into_iter()
                 .filter(|&s| game.won(s))

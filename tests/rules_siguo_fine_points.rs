@@ -2,7 +2,9 @@
 //! rules core decides; the live table's are pinned where the table is built).
 
 use Seat4::*;
-use junqi::rules::hidden_game::{Defeat, Ending, HiddenGame, Step, StepError, Watcher};
+use junqi::rules::hidden_game::{
+    Defeat, Ending, HiddenGame, Step, StepError, TuoguanKind, Watcher,
+};
 use junqi::rules::siguo::board::slide_reach;
 use junqi::rules::siguo::scoring::{Facts, SeatEnd, score};
 use junqi::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4, Station, StationSet, tuoguan};
@@ -198,7 +200,7 @@ fn fine_point_09_the_fifth_timeout_loses_not_the_fourth() {
 fn fine_point_10_draw_voters_are_the_seats_in_play_not_in_tuoguan() {
     let mut g = game(Alliance::Opposite, &four_captains(), South);
     shuffle(&mut g, 40);
-    g.set_tuoguan(West, true);
+    g.start_tuoguan(West, TuoguanKind::Manual).unwrap();
     let by = g.to_move();
     g.apply(by, Step::OfferDraw).unwrap();
     assert!(!g.votes(West), "a 托管 seat does not vote");
@@ -384,7 +386,7 @@ fn fine_point_22_tuoguan_steps_the_first_piece_and_back() {
 fn fine_point_23_tuoguan_seats_do_not_vote_and_pay_double_at_the_end() {
     let mut g = game(Alliance::Opposite, &four_captains(), South);
     shuffle(&mut g, 40);
-    g.set_tuoguan(North, true);
+    g.start_tuoguan(North, TuoguanKind::Manual).unwrap();
     g.apply(g.to_move(), Step::OfferDraw).unwrap();
     assert!(!g.votes(North));
     let f = Facts {
@@ -410,7 +412,9 @@ fn fine_point_23_tuoguan_seats_do_not_vote_and_pay_double_at_the_end() {
     );
     // All four in 托管: the game ends, unscored.
     for s in Seat4::ALL {
-        g.set_tuoguan(s, true);
+        if !g.in_tuoguan(s) {
+            g.start_tuoguan(s, TuoguanKind::Manual).unwrap();
+        }
     }
     assert_eq!(g.ending(), Some(Ending::AllInTuoguan));
 }

@@ -22,7 +22,7 @@ impl<B: Board> HiddenGame<B> {
     }
 
     pub fn in_tuoguan(&self, seat: B::Army) -> bool {
-        self.tuoguan.as_ref()[seat.index()]
+        self.tuoguan.as_ref()[seat.index()].is_some()
     }
 
     /// Whether `seat`'s answer is needed for the open offer to pass.
@@ -30,30 +30,6 @@ impl<B: Board> HiddenGame<B> {
         self.draw_offer.is_some_and(|(by, _)| by != seat)
             && self.is_in_play(seat)
             && !self.in_tuoguan(seat)
-    }
-
-    /// The server starts or stops playing `seat` (托管). When every seat still in
-    /// play is then in 托管, the game ends as §5.5.3 says; an open offer is looked at
-    /// again, the seat no longer voting.
-    pub fn set_tuoguan(&mut self, seat: B::Army, on: bool) -> Option<Ending> {
-        if self.ending.is_some() || !self.is_in_play(seat) {
-            return self.ending;
-        }
-        self.tuoguan.as_mut()[seat.index()] = on;
-        let all = B::Army::ALL;
-        let in_play = || all.iter().copied().filter(|&s| self.is_in_play(s));
-        if in_play().all(|s| self.in_tuoguan(s)) {
-            let none_defeated = all.iter().all(|&s| self.defeat(s).is_none());
-            // One alliance in play has already won (§5.4.3), so more than one is left.
-            self.ending = Some(if none_defeated {
-                Ending::AllInTuoguan
-            } else {
-                Ending::TuoguanDraw
-            });
-        } else {
-            self.recheck_draw();
-        }
-        self.ending
     }
 
     pub(super) fn draw_action(

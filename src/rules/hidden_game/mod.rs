@@ -10,6 +10,7 @@
 //! Like `Game` it reads no clock: timeouts arrive as actions.
 
 mod draw;
+mod escape;
 mod sight;
 mod step;
 
@@ -19,6 +20,7 @@ use super::position::{Position, Side};
 use super::siguo::Alliance;
 use super::{Options, Piece};
 
+pub use escape::{Escape, Escaped, TUOGUAN_THAT_MAY_END, TuoguanError, TuoguanKind};
 pub use sight::{BoardView, Cell, EventView, Sight, Watcher, cell};
 pub use step::{Applied, Defeat, Step, StepError};
 
@@ -43,6 +45,9 @@ pub enum Ending {
     /// Every seat that sat down is in play and in 托管: the game ends unscored
     /// (§5.5.3).
     AllInTuoguan,
+    /// The ally of a seat in 断线托管 would not play on: the game ended at once, the
+    /// seats of bit `i` winning (§5.5.1; scored by §5.7.1's row for it).
+    PlayOnDeclined { winners: u8 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,8 +69,12 @@ pub struct HiddenGame<B: Board> {
     steps: u32,
     quiet: u32,
     timeouts: Each<B, u8>,
-    /// Seats the server plays (托管, §5.5).
-    tuoguan: Each<B, bool>,
+    /// Seats the server plays (托管, §5.5), and how it came to.
+    tuoguan: Each<B, Option<TuoguanKind>>,
+    /// 托管 of each seat so far, of every kind (§5.5.2's limit of three).
+    tuoguan_uses: Each<B, u8>,
+    /// The seat's 托管 can never be ended (托管退出, or a 4th).
+    tuoguan_locked: Each<B, bool>,
     /// The open draw offer: who made it, and (bit `i`) who has agreed.
     draw_offer: Option<(B::Army, u8)>,
     /// Seats that have offered a draw since their last step (one offer per own step).
@@ -101,7 +110,9 @@ impl<B: Board> HiddenGame<B> {
             steps: 0,
             quiet: 0,
             timeouts: B::Army::each(0),
-            tuoguan: B::Army::each(false),
+            tuoguan: B::Army::each(None),
+            tuoguan_uses: B::Army::each(0),
+            tuoguan_locked: B::Army::each(false),
             draw_offer: None,
             offered: B::Army::each(false),
             ending: None,
@@ -164,7 +175,9 @@ impl<B: Board> HiddenGame<B> {
 
     /// Whether `seat` won, once the game is over.
     pub fn won(&self, seat: B::Army) -> bool {
-        matches!(self.ending, Some(Ending::Won { winners }) if winners & (1 << seat.index()) != 0)
+        matches!(self.ending,
+            Some(Ending::Won { winners } | Ending::PlayOnDeclined { winners })
+                if winners & (1 << seat.index()) != 0)
     }
 
     /// Calls `out` with every move of the seat to move; nothing once the game is over.

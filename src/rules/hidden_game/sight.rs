@@ -132,6 +132,14 @@ impl<B: Board> EventView<B> {
             Step::Move { .. } => "move",
             Step::Pass => "pass",
             Step::Timeout => "timeout",
+            Step::Resign
+                if applied
+                    .defeated
+                    .first()
+                    .is_some_and(|d| d.1 == super::Defeat::Escaped) =>
+            {
+                "escape"
+            }
             Step::Resign => "resign",
             Step::OfferDraw => "offer_draw",
             Step::AcceptDraw => "accept_draw",

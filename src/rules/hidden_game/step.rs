@@ -35,6 +35,8 @@ pub enum Defeat {
     NoMoves,
     Timeouts,
     Resigned,
+    /// Left or stayed away with no ally playing on (§5.5.1).
+    Escaped,
 }
 
 /// Why an action was refused. Nothing changed.
@@ -149,11 +151,7 @@ impl<B: Board> HiddenGame<B> {
                 });
             }
             self.defeat_seat(seat, Defeat::Resigned, &mut applied);
-            if !self.one_alliance_left() && seat == self.to_move {
-                self.pass_turn(seat, &mut applied);
-            }
-            self.recheck_draw();
-            applied.ending = self.ending;
+            self.after_leaving_play(seat, &mut applied);
             return Ok(applied);
         }
         if seat != self.to_move {
@@ -276,7 +274,7 @@ impl<B: Board> HiddenGame<B> {
 
     /// Takes a seat out of play: its pieces leave the board (§5.4.2) and the quiet
     /// count starts again.
-    fn defeat_seat(&mut self, seat: B::Army, why: Defeat, applied: &mut Applied<B>) {
+    pub(super) fn defeat_seat(&mut self, seat: B::Army, why: Defeat, applied: &mut Applied<B>) {
         let left: Vec<B::Place> = self.pos.of_colour(seat).places().collect();
         for &s in &left {
             self.pos.take(s);
@@ -290,6 +288,16 @@ impl<B: Board> HiddenGame<B> {
         }
         self.quiet = 0;
         applied.defeated.push((seat, why, left));
+    }
+
+    /// After `seat` left play outside its own step (resigned, escaped): the checks from
+    /// (2), the turn passed on if it was `seat`'s.
+    pub(super) fn after_leaving_play(&mut self, seat: B::Army, applied: &mut Applied<B>) {
+        if !self.one_alliance_left() && seat == self.to_move {
+            self.pass_turn(seat, applied);
+        }
+        self.recheck_draw();
+        applied.ending = self.ending;
     }
 
     /// (2): when every seat in play is of one alliance, it wins.

@@ -57,7 +57,7 @@ pub fn score(f: &Facts) -> Option<[i32; 4]> {
     let short = f.steps <= SHORT_GAME_STEPS;
     let winners = match f.ending {
         Ending::AllInTuoguan => return None,
-        Ending::Won { winners } => Some(winners),
+        Ending::Won { winners } | Ending::PlayOnDeclined { winners } => Some(winners),
         Ending::QuietDraw | Ending::AgreedDraw | Ending::TuoguanDraw => None,
     };
     let won = |s: Seat4| winners.is_some_and(|w| w & (1 << s.index()) != 0);
@@ -85,6 +85,9 @@ pub fn score(f: &Facts) -> Option<[i32; 4]> {
                 (false, true) => u,
                 (false, false) => u * (started - 1),
             }
+        } else if matches!(f.ending, Ending::PlayOnDeclined { .. }) {
+            // The ally who would not play on after 断线托管 pays nothing (§5.7.1).
+            0
         } else if team
             && Seat4::ALL.into_iter().any(|a| {
                 a != s
@@ -138,6 +141,13 @@ mod tests {
             assert_eq!(score(&facts(draw, 100)), Some([0; 4]), "{draw:?}");
         }
         assert_eq!(score(&facts(Ending::AllInTuoguan, 100)), None, "unscored");
+        // South in 断线托管, North would not play on: East and West win.
+        let mut f = facts(Ending::PlayOnDeclined { winners: 0b1010 }, 100);
+        f.defeated = [false; 4];
+        f.seats[0].tuoguan_at_end = true;
+        assert_eq!(score(&f), Some([-4, 2, 0, 2]), "ally declined to play on");
+        f.steps = 40;
+        assert_eq!(score(&f), Some([-4, 0, 0, 0]), "declined within 40 steps");
     }
 
     #[test]
