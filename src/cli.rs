@@ -1,6 +1,6 @@
 //! The `junqi` command line: `verify`, `selfplay`, `seed`, `load` and `arena`.
 
-use crate::record::{Record, RecordError, invalid_json};
+use crate::record::{AnyRecord, RecordError, invalid_json};
 use crate::record_input::read_limited;
 use crate::rules::Variant;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -292,7 +292,7 @@ fn verify(file: &PathBuf) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match Record::parse_str(&text).and_then(|r| r.verify()) {
+    match AnyRecord::parse_str(&text).and_then(|r| r.verify()) {
         Ok(v) => {
             println!("{}", v.to_json());
             ExitCode::SUCCESS

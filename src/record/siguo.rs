@@ -1,0 +1,490 @@
+//! 四国 games in the record format `junqi-record/1` (variant `siguo`): the table, every
+//! seat's layout (committed at the start of play, shown at the end), the actions, and
+//! the replay that gives the verdict.
+//!
+//! Layouts are written seat-relative (RULES §5.8): each seat's own area as South sees
+//! its own, squares `a1` … `e6`, so a layout reads the same whichever seat deployed it.
+
+use super::fields::{layout_json, parse_layout, str_field};
+use super::siguo_actions::{SiguoAction, action_json, describe, parse_action, parse_seat};
+use super::{Claimed, FORMAT, RecordError};
+use crate::quote::{QUOTE_CHARS, clipped, quoted};
+use crate::rules::hidden_game::{Defeat, Ending, Escape, HiddenGame, TuoguanKind};
+use crate::rules::siguo::board::area;
+use crate::rules::siguo::scoring::{Facts, SeatEnd, score};
+use crate::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4};
+use crate::rules::{Layout, Options, Position, Seat, Token};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+pub const RULESET: &str = "siguo";
+
+/// Who sat down and how they are allied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiguoTable {
+    pub alliance: Alliance,
+    /// Seats that sat down, in turn order (three in 三国).
+    pub seated: Vec<Seat4>,
+    /// 友明: allies see each other's pieces.
+    pub allies_visible: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiguoRecord {
+    pub table: SiguoTable,
+    pub first: Seat4,
+    /// Every seated seat's layout, seat-relative; `None` while the game runs.
+    pub layouts: Option<BTreeMap<Seat4, Layout>>,
+    pub salt: Option<String>,
+    pub commitment: Option<String>,
+    pub actions: Vec<(Seat4, SiguoAction)>,
+    pub claimed: Option<Claimed>,
+}
+
+/// The replayed outcome of a valid 四国 record.
+#[derive(Debug, Clone)]
+pub struct SiguoVerdict {
+    pub game: HiddenGame<FourPlayer>,
+    pub score: Option<[i32; 4]>,
+    pub seated: Vec<Seat4>,
+    pub commitment_checked: bool,
+}
+
+/// The record's `result`: the winners joined by `+`, `draw`, `unscored`; `None` while
+/// the game runs.
+pub fn result_name(game: &HiddenGame<FourPlayer>) -> Option<String> {
+    Some(match game.ending()? {
+        Ending::Won { .. } | Ending::PlayOnDeclined { .. } => Seat4::ALL
+            .into_iter()
+            .filter(|&s| game.won(s))
+            .map(Seat4::name)
+            .collect::<Vec<_>>()
+            .join("+"),
+        Ending::QuietDraw | Ending::AgreedDraw | Ending::TuoguanDraw => "draw".into(),
+        Ending::AllInTuoguan => "unscored".into(),
+    })
+}
+
+pub fn reason_name(e: Ending) -> &'static str {
+    match e {
+        Ending::Won { .. } => "one_alliance_left",
+        Ending::QuietDraw => "quiet_steps",
+        Ending::AgreedDraw => "agreed",
+        Ending::TuoguanDraw => "only_tuoguan_left",
+        Ending::AllInTuoguan => "all_in_tuoguan",
+        Ending::PlayOnDeclined { .. } => "play_on_declined",
+    }
+}
+
+fn defeat_name(d: Defeat) -> &'static str {
+    match d {
+        Defeat::FlagTaken => "flag_taken",
+        Defeat::NoMoves => "no_moves",
+        Defeat::Timeouts => "timeouts",
+        Defeat::Resigned => "resigned",
+        Defeat::Escaped => "escaped",
+    }
+}
+
+/// SHA-256 over `station:piece:seat` entries in station order (`Sa1` … `We6`), joined
+/// by `;`, then `|` and the salt: the two-player commitment's shape on this board.
+pub fn commitment(pos: &Position<FourPlayer>, salt: &str) -> String {
+    let mut text = String::with_capacity(3000 + salt.len());
+    for (i, (s, t)) in pos.tokens().enumerate() {
+        if i > 0 {
+            text.push(';');
+        }
+        text.push_str(s.as_str());
+        text.push(':');
+        text.push_str(t.piece.name());
+        text.push(':');
+        text.push_str(t.colour.name());
+    }
+    text.push('|');
+    text.push_str(salt);
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// The layout `seat` deployed in `pos`, seat-relative.
+pub fn layout_of(pos: &Position<FourPlayer>, seat: Seat4) -> Layout {
+    let mut l = Layout::default();
+    for s in area(seat) {
+        if let Some(t) = pos.get(s).filter(|t| t.colour == seat) {
+            l.0.insert(s.as_south_square().expect("an area station"), t.piece);
+        }
+    }
+    l
+}
+
+impl SiguoRecord {
+    /// A record of `game` at its start (before any action), with its layouts.
+    pub fn begin(game: &HiddenGame<FourPlayer>, table: SiguoTable) -> SiguoRecord {
+        let pos = game.position();
+        let layouts = table
+            .seated
+            .iter()
+            .map(|&s| (s, layout_of(pos, s)))
+            .collect();
+        SiguoRecord {
+            table,
+            first: game.to_move(),
+            layouts: Some(layouts),
+            salt: None,
+            commitment: None,
+            actions: Vec::new(),
+            claimed: None,
+        }
+    }
+
+    /// The position the layouts make, or why they do not make one.
+    pub fn start_position(&self) -> Result<Position<FourPlayer>, RecordError> {
+        let layouts = self.layouts.as_ref().ok_or_else(|| {
+            RecordError::field(
+                "the record has no layouts (they are served only after the game ends)",
+            )
+        })?;
+        let mut pos = Position::<FourPlayer>::blank();
+        for &seat in &self.table.seated {
+            let l = layouts
+                .get(&seat)
+                .ok_or_else(|| RecordError::field(format!("layouts: no layout for {seat}")))?;
+            if let Some(v) = l.violations(Seat::South).first() {
+                return Err(RecordError::field(format!("layouts.{seat}: {v}")));
+            }
+            for s in area(seat) {
+                let sq = s.as_south_square().expect("an area station");
+                if let Some(&p) = l.0.get(&sq) {
+                    pos.put(s, Token::hidden(p, seat));
+                }
+            }
+        }
+        if let Some(extra) = layouts.keys().find(|s| !self.table.seated.contains(s)) {
+            return Err(RecordError::field(format!(
+                "layouts.{extra}: that seat did not sit down"
+            )));
+        }
+        if self.table.seated.len() == 3 {
+            let empty = Seat4::ALL
+                .into_iter()
+                .find(|s| !self.table.seated.contains(s))
+                .expect("three of four seated");
+            pos.close(area(empty).collect());
+        }
+        Ok(pos)
+    }
+
+    /// Replays the record: the layouts, the commitment, and every action in turn.
+    pub fn verify(&self) -> Result<SiguoVerdict, RecordError> {
+        let pos = self.start_position()?;
+        let commitment_checked = match (&self.salt, &self.commitment) {
+            (Some(salt), Some(c)) => {
+                let expected = commitment(&pos, salt);
+                if &expected != c {
+                    return Err(RecordError::field(format!(
+                        "the commitment does not match the layouts and salt (expected {expected}, the record says {})",
+                        quoted(c)
+                    )));
+                }
+                true
+            }
+            (None, None) => false,
+            (None, _) => {
+                return Err(RecordError::field(
+                    "the record has a commitment but no salt",
+                ));
+            }
+            (_, None) => {
+                return Err(RecordError::field(
+                    "the record has a salt but no commitment",
+                ));
+            }
+        };
+        let t = &self.table;
+        let mut game = HiddenGame::new(
+            CAPS,
+            Options::default(),
+            t.alliance,
+            pos,
+            &t.seated,
+            self.first,
+        )
+        .with_allies_visible(t.allies_visible);
+        let mut exited = [false; 4];
+        for (i, &(seat, action)) in self.actions.iter().enumerate() {
+            let refused = |e: String| RecordError {
+                action: Some(i),
+                message: format!("{seat} {}: {e}", describe(action)),
+            };
+            if !t.seated.contains(&seat) {
+                return Err(refused("that seat did not sit down".into()));
+            }
+            let was_in_play = game.is_in_play(seat);
+            match action {
+                SiguoAction::Step(step) => game
+                    .apply(seat, step)
+                    .map(drop)
+                    .map_err(|e| refused(e.to_string()))?,
+                SiguoAction::Tuoguan(kind) => game
+                    .start_tuoguan(seat, kind)
+                    .map(drop)
+                    .map_err(|e| refused(e.to_string()))?,
+                SiguoAction::EndTuoguan => {
+                    game.end_tuoguan(seat).map_err(|e| refused(e.to_string()))?
+                }
+                SiguoAction::Escape(how) => game
+                    .escape(seat, how)
+                    .map(drop)
+                    .map_err(|e| refused(e.to_string()))?,
+                SiguoAction::DeclinePlayOn => game
+                    .decline_play_on(seat)
+                    .map(drop)
+                    .map_err(|e| refused(e.to_string()))?,
+            }
+            // Leaving before one's own defeat is what §5.7.1 makes pay double: a seat
+            // that left (托管退出), or whose escape defeated it.
+            if was_in_play {
+                exited[seat.index()] |= match action {
+                    SiguoAction::Escape(Escape::Left) => true,
+                    SiguoAction::Escape(Escape::StayedAway) => !game.is_in_play(seat),
+                    SiguoAction::Tuoguan(kind) => kind == TuoguanKind::Exit,
+                    _ => false,
+                };
+            }
+        }
+        self.check_claim(&game)?;
+        let seated = Seat4::ALL.map(|s| t.seated.contains(&s));
+        let ends = Seat4::ALL.map(|s| SeatEnd {
+            exited: exited[s.index()],
+            tuoguan_at_end: game.in_tuoguan(s) && game.is_in_play(s),
+        });
+        let score = Facts::of(&game, ends, seated).and_then(|f| score(&f));
+        Ok(SiguoVerdict {
+            game,
+            score,
+            seated: t.seated.clone(),
+            commitment_checked,
+        })
+    }
+
+    fn check_claim(&self, game: &HiddenGame<FourPlayer>) -> Result<(), RecordError> {
+        let Some(claim) = &self.claimed else {
+            return Ok(());
+        };
+        let shown = |x: &Option<String>| {
+            x.as_deref().map_or_else(
+                || "null (not over)".into(),
+                |s| clipped(s, QUOTE_CHARS).into_owned(),
+            )
+        };
+        let result = result_name(game);
+        let reason = game.ending().map(|e| reason_name(e).to_string());
+        for (what, claimed, replayed) in [
+            ("result", &claim.result, result),
+            ("reason", &claim.reason, reason),
+        ] {
+            if let Some(claimed) = claimed
+                && claimed != &replayed
+            {
+                return Err(RecordError::field(format!(
+                    "the record says the {what} is {}, the replay gives {}",
+                    shown(claimed),
+                    shown(&replayed)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("format".into(), json!(FORMAT));
+        m.insert("variant".into(), json!("siguo"));
+        m.insert("ruleset".into(), json!(RULESET));
+        m.insert(
+            "table".into(),
+            json!({
+                "alliance": self.table.alliance,
+                "seats": self.table.seated,
+                "allies_visible": self.table.allies_visible,
+            }),
+        );
+        m.insert("first".into(), json!(self.first));
+        if let Some(ls) = &self.layouts {
+            let obj: Map<String, Value> = ls
+                .iter()
+                .map(|(s, l)| (s.name().to_string(), layout_json(l)))
+                .collect();
+            m.insert("layouts".into(), Value::Object(obj));
+        }
+        if let Some(s) = &self.salt {
+            m.insert("salt".into(), json!(s));
+        }
+        if let Some(c) = &self.commitment {
+            m.insert("commitment".into(), json!(c));
+        }
+        let actions = self
+            .actions
+            .iter()
+            .map(|&(s, a)| action_json(s, a))
+            .collect();
+        m.insert("actions".into(), Value::Array(actions));
+        if let Some(c) = &self.claimed {
+            if let Some(r) = &c.result {
+                m.insert("result".into(), json!(r));
+            }
+            if let Some(r) = &c.reason {
+                m.insert("reason".into(), json!(r));
+            }
+        }
+        Value::Object(m)
+    }
+
+    /// Reads a record whose `format` is checked and whose `variant` is `siguo`.
+    pub fn from_json(obj: &Map<String, Value>) -> Result<SiguoRecord, RecordError> {
+        let ruleset = str_field(obj, "ruleset")?;
+        if ruleset != RULESET {
+            return Err(RecordError::field(format!(
+                "ruleset {} does not belong to variant siguo; expected {RULESET:?}",
+                quoted(ruleset)
+            )));
+        }
+        let table = parse_table(obj.get("table"))?;
+        let first =
+            parse_seat(obj.get("first")).map_err(|m| RecordError::field(format!("first: {m}")))?;
+        if !table.seated.contains(&first) {
+            return Err(RecordError::field(format!(
+                "first: {first} did not sit down"
+            )));
+        }
+        let layouts = match obj.get("layouts") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(ls)) => {
+                let mut out = BTreeMap::new();
+                for (k, v) in ls {
+                    let seat = parse_seat(Some(&Value::String(k.clone())))
+                        .map_err(|m| RecordError::field(format!("layouts: {m}")))?;
+                    let l = parse_layout(v)
+                        .map_err(|m| RecordError::field(format!("layouts.{seat}{m}")))?;
+                    out.insert(seat, l);
+                }
+                Some(out)
+            }
+            Some(_) => {
+                return Err(RecordError::field(
+                    "layouts must be an object of seat → layout",
+                ));
+            }
+        };
+        let opt = |key: &str| super::fields::opt_str(obj, key).map(|s| s.map(str::to_string));
+        let actions = obj
+            .get("actions")
+            .ok_or_else(|| RecordError::field("missing field \"actions\""))?
+            .as_array()
+            .ok_or_else(|| RecordError::field("actions must be an array"))?
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                parse_action(a).map_err(|m| RecordError {
+                    action: Some(i),
+                    message: m,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let claim = |key: &str| -> Result<Option<Option<String>>, RecordError> {
+            if obj.contains_key(key) {
+                Ok(Some(opt(key)?))
+            } else {
+                Ok(None)
+            }
+        };
+        let claimed = Some(Claimed {
+            result: claim("result")?,
+            reason: claim("reason")?,
+        })
+        .filter(|c| c.result.is_some() || c.reason.is_some());
+        Ok(SiguoRecord {
+            table,
+            first,
+            layouts,
+            salt: opt("salt")?,
+            commitment: opt("commitment")?,
+            actions,
+            claimed,
+        })
+    }
+}
+
+fn parse_table(v: Option<&Value>) -> Result<SiguoTable, RecordError> {
+    let err = |m: String| RecordError::field(format!("table: {m}"));
+    let obj = v
+        .and_then(Value::as_object)
+        .ok_or_else(|| err("an object with alliance and seats is required".into()))?;
+    let alliance: Alliance = match obj.get("alliance") {
+        None => Alliance::default(),
+        Some(a) => serde_json::from_value(a.clone())
+            .map_err(|_| err("alliance is \"opposite\", \"adjacent\" or \"none\"".into()))?,
+    };
+    let seated: Vec<Seat4> = match obj.get("seats") {
+        None => Seat4::ALL.to_vec(),
+        Some(Value::Array(xs)) => xs
+            .iter()
+            .map(|x| parse_seat(Some(x)).map_err(err))
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(err("seats must be an array of seats".into())),
+    };
+    let mut sorted = seated.clone();
+    sorted.sort();
+    sorted.dedup();
+    if sorted != seated || !(3..=4).contains(&seated.len()) {
+        return Err(err(
+            "seats lists three or four different seats in turn order (south, east, north, west)"
+                .into(),
+        ));
+    }
+    if seated.len() == 3 && alliance != Alliance::None {
+        return Err(err(
+            "three seats (三国) play free-for-all: alliance \"none\"".into(),
+        ));
+    }
+    let allies_visible = match obj.get("allies_visible") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(err("allies_visible must be true or false".into())),
+    };
+    if let Some(k) = obj
+        .keys()
+        .find(|k| !matches!(k.as_str(), "alliance" | "seats" | "allies_visible"))
+    {
+        return Err(err(format!("unknown field {}", quoted(k))));
+    }
+    Ok(SiguoTable {
+        alliance,
+        seated,
+        allies_visible,
+    })
+}
+
+impl SiguoVerdict {
+    pub fn to_json(&self) -> Value {
+        let g = &self.game;
+        let per_seat = |f: &dyn Fn(Seat4) -> Value| -> Value {
+            Value::Object(
+                self.seated
+                    .iter()
+                    .map(|&s| (s.name().to_string(), f(s)))
+                    .collect(),
+            )
+        };
+        json!({
+            "valid": true,
+            "variant": "siguo",
+            "result": result_name(g),
+            "reason": g.ending().map(reason_name),
+            "steps": g.steps(),
+            "defeated": per_seat(&|s| json!(g.defeat(s).map(defeat_name))),
+            "score": self.score.map(|sc| per_seat(&|s| json!(sc[s.index()]))),
+            "commitment_checked": self.commitment_checked,
+        })
+    }
+}
