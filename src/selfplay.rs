@@ -2,6 +2,7 @@
 //! Used by `junqi selfplay`, the benchmarks and the property tests.
 
 use crate::record::{Record, Setup};
+use crate::rules::SetupKind;
 use crate::rules::deal::{Deal, FlipStart};
 use crate::rules::layout::Deployment;
 use crate::rules::{
@@ -15,8 +16,8 @@ use std::time::{Duration, Instant};
 /// Sets up a new game with a random deal or random layouts and a random first seat.
 pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, Record) {
     let options = Options::default();
-    match variant {
-        Variant::Flip => {
+    match variant.caps().setup {
+        SetupKind::Deal => {
             let start = FlipStart::random(rng);
             let game = start.game(options);
             let mut record = Record::new(
@@ -30,7 +31,7 @@ pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, 
             record.salt = Some(start.salt);
             (game, record)
         }
-        Variant::Standard => {
+        SetupKind::Deployment => {
             let mut deployment = Deployment::new(
                 Layout::random(Seat::South, rng),
                 Layout::random(Seat::North, rng),
@@ -58,8 +59,8 @@ pub fn new_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> (Game, 
 /// commitment to hash, no layouts to copy. `run` keeps nothing but the outcome.
 fn new_bare_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> Game {
     let options = Options::default();
-    match variant {
-        Variant::Flip => {
+    match variant.caps().setup {
+        SetupKind::Deal => {
             // FlipStart::random's draws, in its order: deal, first seat, salt.
             let deal = Deal::random(rng);
             let first = if rng.random::<bool>() {
@@ -70,7 +71,7 @@ fn new_bare_game<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> Game {
             let _salt: [u8; 32] = rng.random();
             Game::new_flip(options, &deal, first)
         }
-        Variant::Standard => {
+        SetupKind::Deployment => {
             // Layout::random's draws, then the first seat; a random layout is valid by
             // construction (the test below compares with the checked way).
             let south = Layout::random_cells(Seat::South, rng);

@@ -10,7 +10,7 @@ use crate::db::now_ms;
 use crate::error::AppError;
 use crate::record::deal_json;
 use crate::rules::Seat;
-use crate::rules::Variant;
+use crate::rules::SetupKind;
 use crate::rules::deal::FlipStart;
 use crate::rules::layout::Deployment;
 use rand::RngExt;
@@ -29,9 +29,9 @@ impl Task {
     /// layout for each seat (see `deploy::initial`).
     fn opening(&self) -> Opening {
         let mut rng = rand::rng();
-        match self.variant {
-            Variant::Flip => Opening::Flip(FlipStart::random(&mut rng)),
-            Variant::Standard => Opening::Standard(super::deploy::initial(&mut rng)),
+        match self.variant.caps().setup {
+            SetupKind::Deal => Opening::Flip(FlipStart::random(&mut rng)),
+            SetupKind::Deployment => Opening::Standard(super::deploy::initial(&mut rng)),
         }
     }
 

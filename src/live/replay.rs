@@ -122,9 +122,10 @@ pub fn replay(
 }
 
 fn tallies_of(game: &Game) -> Vec<PieceTally> {
-    match game.variant() {
-        Variant::Flip => view::tallies(game.position()),
-        Variant::Standard => Vec::new(),
+    if game.variant().caps().public_tallies {
+        view::tallies(game.position())
+    } else {
+        Vec::new()
     }
 }
 

@@ -6,7 +6,9 @@
 
 use crate::quote::{MESSAGE_CHARS, QUOTE_CHARS, clipped, quoted};
 use crate::rules::deal::{self, Deal};
-use crate::rules::{Action, Colour, Game, Layout, Options, Outcome, Piece, Seat, Square, Variant};
+use crate::rules::{
+    Action, Colour, Game, Layout, Options, Outcome, Piece, Seat, SetupKind, Square, Variant,
+};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -62,9 +64,9 @@ impl Setup {
 
     /// Reads what [`Setup::to_json`] wrote, for a game of `variant`.
     pub fn parse(variant: Variant, v: &Value) -> Result<Setup, RecordError> {
-        match variant {
-            Variant::Flip => parse_deal(v).map(Setup::Deal),
-            Variant::Standard => parse_layouts(v),
+        match variant.caps().setup {
+            SetupKind::Deal => parse_deal(v).map(Setup::Deal),
+            SetupKind::Deployment => parse_layouts(v),
         }
     }
 }
@@ -213,13 +215,17 @@ impl Record {
             Some(Setup::Layouts { south, north }) if self.variant.caps().deploys() => {
                 Ok(Game::new_standard(self.options, south, north, self.first))
             }
-            Some(_) => Err(RecordError::field(match self.variant {
-                Variant::Flip => "a flip record needs a deal, not layouts",
-                Variant::Standard => "a standard record needs layouts, not a deal",
+            Some(_) => Err(RecordError::field(match self.variant.caps().setup {
+                SetupKind::Deal => {
+                    format!("a {} record needs a deal, not layouts", self.variant.name())
+                }
+                SetupKind::Deployment => {
+                    format!("a {} record needs layouts, not a deal", self.variant.name())
+                }
             })),
-            None => Err(RecordError::field(match self.variant {
-                Variant::Flip => "the record has no deal (it is served only after the game ends)",
-                Variant::Standard => {
+            None => Err(RecordError::field(match self.variant.caps().setup {
+                SetupKind::Deal => "the record has no deal (it is served only after the game ends)",
+                SetupKind::Deployment => {
                     "the record has no layouts (they are served only after the game ends)"
                 }
             })),
@@ -385,8 +391,7 @@ impl Record {
             )));
         }
         let variant = match str_field(obj, "variant")? {
-            "flip" => Variant::Flip,
-            "standard" => Variant::Standard,
+            name if let Some(v) = Variant::from_name(name) => v,
             other => {
                 return Err(RecordError::field(format!(
                     "unknown variant {} (flip, standard or siguo)",
@@ -417,13 +422,13 @@ impl Record {
                 as i32,
         };
         let first = seat(obj.get("first"), "first")?;
-        let setup = match variant {
-            Variant::Flip => obj
+        let setup = match variant.caps().setup {
+            SetupKind::Deal => obj
                 .get("deal")
                 .map(parse_deal)
                 .transpose()?
                 .map(Setup::Deal),
-            Variant::Standard => obj.get("layouts").map(parse_layouts).transpose()?,
+            SetupKind::Deployment => obj.get("layouts").map(parse_layouts).transpose()?,
         };
         let salt = opt_str(obj, "salt")?;
         let commitment = opt_str(obj, "commitment")?;

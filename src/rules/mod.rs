@@ -53,7 +53,7 @@ pub use board::{EdgeKind, Square, SquareSet, StationKind, TwoPlayer};
 pub use deal::Deal;
 pub use game::{Action, Applied, EndReason, Game, LegalActions, Outcome, RuleError};
 pub use layout::{Layout, LayoutViolation};
-pub use options::{ColourRule, Options, Variant};
+pub use options::{ColourRule, Options, ScoreTable, SetupKind, Variant};
 pub use piece::{Colour, Combat, Piece, Seat, Token};
 pub use position::Position;
 pub use rank::Rank;

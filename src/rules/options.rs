@@ -75,6 +75,7 @@ impl Variant {
                 marks: false,
                 flag_shown_when_marshal_falls: false,
                 reveal_at_end: false,
+                score_table: ScoreTable::Flip,
             },
             Variant::Standard => Caps {
                 setup: SetupKind::Deployment,
@@ -87,6 +88,7 @@ impl Variant {
                 marks: true,
                 flag_shown_when_marshal_falls: true,
                 reveal_at_end: true,
+                score_table: ScoreTable::Standard,
             },
         }
     }
@@ -126,6 +128,17 @@ pub struct Caps {
     pub flag_shown_when_marshal_falls: bool,
     /// At the end every piece is shown to everyone.
     pub reveal_at_end: bool,
+    /// Which score table settles a finished game.
+    pub score_table: ScoreTable,
+}
+
+/// The two-player score tables (RULES §3.1 with §3.3's escape rows; §4.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreTable {
+    /// Flip chess: the growing base score and the loser's lost pieces.
+    Flip,
+    /// Standard 军棋: ±1, nothing within 30 steps.
+    Standard,
 }
 
 impl Caps {

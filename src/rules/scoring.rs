@@ -2,7 +2,7 @@
 //! win/loss scores (RULES §4.8).
 
 use super::game::{EndReason, Outcome};
-use super::options::Variant;
+use super::options::{ScoreTable, Variant};
 use super::piece::Seat;
 
 /// Everything the score table needs to know about a finished game.
@@ -79,9 +79,9 @@ impl ScoreFacts {
         if self.outcome.winner.is_none() {
             return ScoreRule::symmetric("draw", 0, None);
         }
-        match self.variant {
-            Variant::Flip => self.flip_rule(),
-            Variant::Standard => self.standard_rule(),
+        match self.variant.caps().score_table {
+            ScoreTable::Flip => self.flip_rule(),
+            ScoreTable::Standard => self.standard_rule(),
         }
     }
 

@@ -317,7 +317,7 @@ pub async fn analysis_moves(body: web::Json<serde_json::Value>) -> Result<HttpRe
 fn two_player_moves(req: AnalysisRequest) -> Result<HttpResponse, AppError> {
     let bad = |m: String| Err(AppError::BadRequest(m));
     let colours = match (&req.colours, req.variant) {
-        (_, Variant::Standard) => Some(crate::rules::game::STANDARD_COLOURS),
+        (_, v) if v.caps().deploys() => Some(crate::rules::game::STANDARD_COLOURS),
         (None, _) => None,
         (Some(m), _) => {
             let (s, n) = (m.get(&Seat::South), m.get(&Seat::North));
@@ -346,11 +346,11 @@ fn two_player_moves(req: AnalysisRequest) -> Result<HttpResponse, AppError> {
                     shown,
                 }
             }
-            (None, None, Variant::Flip) if !shown => {
+            (None, None, v) if v.caps().deals() && !shown => {
                 unknown += 1;
                 Token::hidden(UNKNOWN, Colour::Red)
             }
-            (None, Some(colour), Variant::Standard) if !shown => {
+            (None, Some(colour), v) if v.caps().owners_know_hidden && !shown => {
                 if colours.is_some_and(|c| c[req.to_move.index()] == colour) {
                     return bad(format!(
                         "{sq}: the legal actions of {} depend on its own pieces; name them",
