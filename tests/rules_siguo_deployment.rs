@@ -252,8 +252,15 @@ fn swaps_ready_and_their_refusals() {
         Err(DeployError::AlreadyReady(South))
     );
     assert_eq!(d.ready(South), Err(DeployError::AlreadyReady(South)));
-    // 三国: West did not sit down.
+    // 三国: West did not sit down; a seat that did needs a hand.
     assert_eq!(d.ready(West), Err(DeployError::NotSeated(West)));
+    let no_hand = Deployment4::new(
+        SiguoOptions::default(),
+        &Seat4::ALL,
+        Hands::standard(&Seat4::ALL[..3]),
+        &mut StdRng::seed_from_u64(7),
+    );
+    assert_eq!(no_hand.err(), Some(DeployError::NoHand(West)));
     assert_eq!(
         d.start(Options::default(), &mut StdRng::seed_from_u64(0))
             .err(),
@@ -266,6 +273,7 @@ fn expiry_keeps_valid_arrangements_and_replaces_broken_ones() {
     let mut rng = StdRng::seed_from_u64(8);
     let mut d = standard(SiguoOptions::default(), &Seat4::ALL, 8);
     d.ready(North).unwrap();
+    let south = d.arrangement(South).clone();
     let kept = layout(9);
     d.set_layout(West, kept.clone()).unwrap();
     // East's arrangement is broken by a swap taking its flag to the front row.
@@ -281,6 +289,7 @@ fn expiry_keeps_valid_arrangements_and_replaces_broken_ones() {
         "East got a valid arrangement"
     );
     assert_eq!(d.arrangement(West), &kept, "West's valid one was kept");
+    assert_eq!(d.arrangement(South), &south, "so was South's first one");
     let g = d.start(Options::default(), &mut rng).unwrap();
     assert_eq!(g.to_move(), North, "the first to finish moves first");
 }
