@@ -94,6 +94,9 @@ pub enum Command {
         /// 四国: 友明, allies see each other's pieces.
         #[arg(long)]
         allies_visible: bool,
+        /// 四国: 乱战, the seated players' sets shuffled together and dealt as hands.
+        #[arg(long)]
+        random_pieces: bool,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -233,12 +236,19 @@ pub fn run(cli: Cli) -> ExitCode {
             alliance,
             seats,
             allies_visible,
+            random_pieces,
             json,
         } => {
             let two = |v: Variant| {
                 let report = crate::selfplay::run(v, games, seed);
                 print_report(json, &report, || report.to_text());
             };
+            if random_pieces && !matches!(variant, SelfplayVariant::Siguo) {
+                eprintln!(
+                    "junqi selfplay: --random-pieces (乱战) is a 四国 option (--variant siguo)"
+                );
+                return ExitCode::from(2);
+            }
             match variant {
                 SelfplayVariant::Flip => two(Variant::Flip),
                 SelfplayVariant::Standard => two(Variant::Standard),
@@ -255,7 +265,7 @@ pub fn run(cli: Cli) -> ExitCode {
                         seats,
                         allies_visible,
                     };
-                    let report = crate::selfplay_siguo::run(table, games, seed);
+                    let report = crate::selfplay_siguo::run(table, random_pieces, games, seed);
                     print_report(json, &report, || report.to_text());
                 }
             }

@@ -1,15 +1,17 @@
-//! Random 四国 games (`junqi selfplay --variant siguo`): every seat deploys a random
-//! valid layout of its area and plays uniformly among its moves, through the one
+//! Random 四国 games (`junqi selfplay --variant siguo`): every seat is dealt its hand
+//! (the standard set, or a 乱战 share), deploys a random valid arrangement of it
+//! through the deployment phase, and plays uniformly among its moves through the one
 //! hidden-piece game; reports outcomes and speed as two-player self-play does.
 
-use crate::rules::Layout;
+use crate::rules::Options;
 use crate::rules::geometry::PlaceSet;
 use crate::rules::hidden_game::{Ending, HiddenGame};
-use crate::rules::siguo::board::area;
-use crate::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4, Station, StationSet};
-use crate::rules::{Options, Position, Seat, Token};
+use crate::rules::siguo::{
+    Alliance, Deployment4, FourPlayer, Hands, Seat4, SiguoOptions, Station, StationSet,
+};
 use crate::selfplay::Chooser;
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{CryptoRng, RngExt, SeedableRng};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -33,28 +35,49 @@ impl Table {
             &Seat4::ALL
         }
     }
-}
 
-/// A new game at `table`: random layouts (the two-player South layouts, read
-/// seat-relative as §5.8 has it), a random first mover.
-pub fn new_game<R: CryptoRng + ?Sized>(table: Table, rng: &mut R) -> HiddenGame<FourPlayer> {
-    let seated = table.seated();
-    let mut pos = Position::<FourPlayer>::blank();
-    for &seat in seated {
-        let cells = Layout::random_cells(Seat::South, rng);
-        for s in area(seat) {
-            let sq = s.as_south_square().expect("an area station");
-            if let Some(piece) = cells[sq.index()] {
-                pos.put(s, Token::hidden(piece, seat));
-            }
+    /// The table's 四国 options, 乱战 or not; the rest at their defaults.
+    pub fn options(self, random_pieces: bool) -> SiguoOptions {
+        SiguoOptions {
+            alliance: self.alliance,
+            allies_visible: self.allies_visible,
+            random_pieces,
+            ..SiguoOptions::default()
         }
     }
-    if table.seats == 3 {
-        pos.close(area(Seat4::West).collect());
+}
+
+/// A new game at `table` with the standard sets: see [`new_game_with`].
+pub fn new_game<R: CryptoRng + ?Sized>(table: Table, rng: &mut R) -> HiddenGame<FourPlayer> {
+    new_game_with(table, false, rng)
+}
+
+/// A new game at `table`: hands dealt (乱战 when `random_pieces`), each seat's random
+/// valid arrangement set up and declared ready through the deployment phase in a
+/// random order, the first to finish moving first (RULES §5.2, §5.8).
+pub fn new_game_with<R: CryptoRng + ?Sized>(
+    table: Table,
+    random_pieces: bool,
+    rng: &mut R,
+) -> HiddenGame<FourPlayer> {
+    let seated = table.seated();
+    let hands = if random_pieces {
+        Hands::deal(seated, rng)
+    } else {
+        Hands::standard(seated)
+    };
+    let mut deployment = Deployment4::new(table.options(random_pieces), seated, hands, rng)
+        .expect("every seat is dealt a hand");
+    let mut order = seated.to_vec();
+    order.shuffle(rng);
+    for seat in order {
+        deployment
+            .ready(seat)
+            .expect("a random arrangement is valid");
     }
-    let first = seated[rng.random_range(0..seated.len())];
-    HiddenGame::new(CAPS, Options::default(), table.alliance, pos, seated, first)
-        .with_allies_visible(table.allies_visible)
+    deployment
+        .start(Options::default(), rng)
+        .expect("every seat finished")
 }
 
 /// Plays `game` out with uniformly chosen moves; returns the steps played.
@@ -92,37 +115,49 @@ pub(crate) fn play_out(game: &mut HiddenGame<FourPlayer>, chooser: &mut Chooser)
 pub struct Report {
     pub variant: &'static str,
     pub table: Table,
+    /// 乱战: hands dealt from the shuffled sets.
+    pub random_pieces: bool,
     pub games: u64,
     pub seed: u64,
     pub actions: u64,
     pub mean_length: f64,
+    /// The whole run.
     pub seconds: f64,
+    /// Of which dealing and deploying, once per game.
+    pub setup_seconds: f64,
+    /// Actions per second of play alone: the set-up is not an action's cost.
     pub actions_per_second: f64,
     /// Games by result: "won/south+north", "draw/quiet".
     pub outcomes: BTreeMap<String, u64>,
 }
 
-pub fn run(table: Table, games: u64, seed: u64) -> Report {
+pub fn run(table: Table, random_pieces: bool, games: u64, seed: u64) -> Report {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
     let mut actions = 0;
+    let mut setup = Duration::ZERO;
     let start = Instant::now();
     for _ in 0..games {
-        let mut game = new_game(table, &mut rng);
+        let dealt = Instant::now();
+        let mut game = new_game_with(table, random_pieces, &mut rng);
+        setup += dealt.elapsed();
         let mut chooser = Chooser(rng.random());
         actions += play_out(&mut game, &mut chooser);
         *outcomes.entry(outcome_key(&game)).or_default() += 1;
     }
     let elapsed = start.elapsed().max(Duration::from_nanos(1));
+    let play = elapsed.saturating_sub(setup).max(Duration::from_nanos(1));
     Report {
         variant: "siguo",
         table,
+        random_pieces,
         games,
         seed,
         actions,
         mean_length: actions as f64 / games.max(1) as f64,
         seconds: elapsed.as_secs_f64(),
-        actions_per_second: actions as f64 / elapsed.as_secs_f64(),
+        setup_seconds: setup.as_secs_f64(),
+        actions_per_second: actions as f64 / play.as_secs_f64(),
         outcomes,
     }
 }
@@ -148,10 +183,11 @@ pub fn outcome_key(game: &HiddenGame<FourPlayer>) -> String {
 impl Report {
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "{} games of siguo ({:?}, {} seats; seed {}): {} actions, mean length {:.1}\n",
+            "{} games of siguo ({:?}, {} seats{}; seed {}): {} actions, mean length {:.1}\n",
             self.games,
             self.table.alliance,
             self.table.seats,
+            if self.random_pieces { ", 乱战" } else { "" },
             self.seed,
             self.actions,
             self.mean_length
@@ -162,8 +198,12 @@ impl Report {
             s += &format!("  {k:<24} {n:>8}  {pct:5.1}%\n");
         }
         s += &format!(
-            "throughput: {:.0} actions/s on one thread ({:.3} s)\n",
-            self.actions_per_second, self.seconds
+            "throughput: {:.0} actions/s of play on one thread ({:.3} s in all, of which \
+             {:.3} s dealing and deploying: {:.1} µs per game)\n",
+            self.actions_per_second,
+            self.seconds,
+            self.setup_seconds,
+            1e6 * self.setup_seconds / self.games.max(1) as f64
         );
         s
     }

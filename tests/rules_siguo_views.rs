@@ -1,12 +1,12 @@
 //! Hidden information in 四国 (RULES §5.3, §5.4.2): thousands of random games in every
-//! mode, and after every step each seat's and a spectator's board and event, as sent,
-//! checked against the truth: a piece is named only where the rule book lets that
-//! viewer know it.
+//! mode, 乱战 hands among them, and after every step each seat's and a spectator's
+//! board and event, as sent, checked against the truth: a piece is named only where
+//! the rule book lets that viewer know it.
 
 use junqi::rules::hidden_game::{EventView, HiddenGame, Step, Watcher};
 use junqi::rules::siguo::{Alliance, FourPlayer, Seat4};
 use junqi::rules::{Position, Token};
-use junqi::selfplay_siguo::{Table, new_game};
+use junqi::selfplay_siguo::{Table, new_game, new_game_with};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -69,12 +69,12 @@ fn check_board(g: &Four, allies_visible: bool) {
 
 /// Plays `games` random games at `table` and checks every view and event on the way;
 /// returns the steps played and how often a seat was told an ally's hidden piece.
-fn check_games(table: Table, games: u32, seed: u64) -> (u64, u64) {
+fn check_games(table: Table, random_pieces: bool, games: u32, seed: u64) -> (u64, u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     let (mut steps, mut named_for_allies) = (0u64, 0u64);
     let allies_visible = table.allies_visible;
     for _ in 0..games {
-        let mut g = new_game(table, &mut rng);
+        let mut g = new_game_with(table, random_pieces, &mut rng);
         // Boards are checked in full at the start, at every defeat and at the end, and
         // at every 16th step; events at every step.
         check_board(&g, allies_visible);
@@ -117,15 +117,26 @@ fn check_games(table: Table, games: u32, seed: u64) -> (u64, u64) {
     (steps, named_for_allies)
 }
 
-/// 200 games per table, six tables: 1,200 games, each table a test of its own so that
+/// 200 games per table, eight tables: 1,600 games, each table a test of its own so that
 /// they run side by side.
 fn check_table(alliance: Alliance, seats: u8, allies_visible: bool, seed: u64) {
+    check_dealt_table(alliance, seats, allies_visible, false, seed);
+}
+
+/// `check_table`, the hands dealt by 乱战 when `random_pieces`.
+fn check_dealt_table(
+    alliance: Alliance,
+    seats: u8,
+    allies_visible: bool,
+    random_pieces: bool,
+    seed: u64,
+) {
     let table = Table {
         alliance,
         seats,
         allies_visible,
     };
-    let (steps, named_for_allies) = check_games(table, 200, seed);
+    let (steps, named_for_allies) = check_games(table, random_pieces, 200, seed);
     assert!(steps > 30_000, "{steps} steps checked");
     // Allies' hidden pieces reach a seat only under 友明 or after its own defeat.
     if alliance != Alliance::None && allies_visible {
@@ -164,6 +175,16 @@ fn views_hide_in_free_for_all() {
 #[test]
 fn views_hide_with_three_seats() {
     check_table(Alliance::None, 3, false, 6);
+}
+
+#[test]
+fn views_hide_random_pieces_with_allies_visible() {
+    check_dealt_table(Alliance::Opposite, 4, true, true, 7);
+}
+
+#[test]
+fn views_hide_random_pieces_in_free_for_all_with_three_seats() {
+    check_dealt_table(Alliance::None, 3, false, true, 8);
 }
 
 #[test]

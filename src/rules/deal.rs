@@ -145,6 +145,13 @@ pub fn commitment(entries: impl Iterator<Item = (Square, Piece, Colour)>, salt: 
         text.push(b':');
         text.extend_from_slice(c.name().as_bytes());
     }
+    seal(text, salt)
+}
+
+/// The lowercase hex SHA-256 of `text`, `|` and the salt: every commitment a game
+/// publishes at its start (the flip deal, standard layouts, 四国's 乱战 hands) is this
+/// over its own entry text, so one check verifies them all.
+pub fn seal(mut text: Vec<u8>, salt: &str) -> String {
     text.push(b'|');
     text.extend_from_slice(salt.as_bytes());
     hex::encode(Sha256::digest(&text))

@@ -253,6 +253,8 @@ impl<B: Board> HiddenGame<B> {
         };
         self.quiet = 0;
         if self.caps.flag_shown_when_marshal_falls {
+            // Only when the seat's last marshal is gone, and then every flag it holds:
+            // a 乱战 hand may hold several of each, or none (§5.3, §5.9 point 17).
             for fallen in [mover, d] {
                 if fallen.piece == Piece::Marshal
                     && self.pos.count(fallen.colour, Piece::Marshal) == 0
@@ -267,6 +269,7 @@ impl<B: Board> HiddenGame<B> {
                 }
             }
         }
+        // Any flag: a seat dealt two falls with either, one dealt none never this way.
         if d.piece == Piece::Flag {
             self.defeat_seat(d.colour, Defeat::FlagTaken, applied);
         }

@@ -4,7 +4,10 @@
 
 pub mod alliance;
 pub mod board;
+pub mod deploy;
 pub mod geometry;
+pub mod hand;
+pub mod options;
 pub mod scoring;
 pub mod station;
 pub mod tuoguan;
@@ -18,5 +21,8 @@ use crate::rules::options::{Caps, Variant};
 pub const CAPS: Caps = Variant::Standard.caps();
 
 pub use alliance::Alliance;
+pub use deploy::{DeployError, DeployView, Deployment4, Violation};
 pub use geometry::FourPlayer;
+pub use hand::{Hand, HandDeal, Hands};
+pub use options::{FirstMover, SiguoOptions};
 pub use station::{Kind, Seat4, Station, StationSet};
