@@ -5,10 +5,11 @@
 
 use junqi::record::siguo::{commitment, result_name};
 use junqi::record::{AnyRecord, AnyVerdict, SiguoAction, SiguoRecord, SiguoTable};
+use junqi::rules::Options;
 use junqi::rules::deal::new_salt;
 use junqi::rules::hidden_game::{Escape, HiddenGame, Step};
 use junqi::rules::siguo::scoring::{Facts, SeatEnd, score};
-use junqi::rules::siguo::{Alliance, FourPlayer, Seat4, Station};
+use junqi::rules::siguo::{Alliance, Deployment4, FourPlayer, HandDeal, Seat4, Station};
 use junqi::selfplay_siguo::{Table, new_game};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -32,20 +33,32 @@ fn tables() -> Vec<Table> {
     ]
 }
 
-fn record_table(t: Table) -> SiguoTable {
+fn record_table(t: Table, random_pieces: bool) -> SiguoTable {
     SiguoTable {
-        alliance: t.alliance,
         seated: t.seated().to_vec(),
-        allies_visible: t.allies_visible,
+        options: t.options(random_pieces),
     }
+}
+
+/// A new game at `t`; under 乱战 dealt from a committed deal, which is returned too.
+fn start(t: Table, random_pieces: bool, rng: &mut StdRng) -> (Four, Option<HandDeal>) {
+    if !random_pieces {
+        return (new_game(t, rng), None);
+    }
+    let deal = HandDeal::random(t.seated(), rng);
+    let mut d = Deployment4::new(t.options(true), t.seated(), deal.hands.clone(), rng).unwrap();
+    for &s in t.seated() {
+        d.ready(s).unwrap();
+    }
+    (d.start(Options::default(), rng).unwrap(), Some(deal))
 }
 
 /// A random game played to its end, and its record (committed, result claimed). Now
 /// and then a seat passes, or offers a draw that is declined, so that every kind of
 /// action is written.
-fn played(t: Table, rng: &mut StdRng) -> (Four, SiguoRecord) {
-    let mut g = new_game(t, rng);
-    let mut rec = SiguoRecord::begin(&g, record_table(t));
+fn played(t: Table, random_pieces: bool, rng: &mut StdRng) -> (Four, SiguoRecord) {
+    let (mut g, deal) = start(t, random_pieces, rng);
+    let mut rec = SiguoRecord::begin(&g, record_table(t, random_pieces), deal);
     let salt = new_salt(rng);
     rec.commitment = Some(commitment(g.position(), &salt));
     rec.salt = Some(salt);
@@ -96,9 +109,9 @@ fn verdict(text: &str) -> Result<Value, String> {
 #[test]
 fn random_games_in_every_mode_replay_to_their_verdicts() {
     let mut rng = StdRng::seed_from_u64(19);
-    for t in tables() {
-        for _ in 0..12 {
-            let (g, rec) = played(t, &mut rng);
+    for (t, random_pieces) in tables().into_iter().flat_map(|t| [(t, false), (t, true)]) {
+        for _ in 0..8 {
+            let (g, rec) = played(t, random_pieces, &mut rng);
             let text = rec.to_json().to_string();
             let back = match AnyRecord::parse_str(&text).unwrap() {
                 AnyRecord::Siguo(r) => r,
@@ -131,7 +144,7 @@ fn random_games_in_every_mode_replay_to_their_verdicts() {
 #[test]
 fn a_tampered_record_is_refused_with_what_is_wrong() {
     let mut rng = StdRng::seed_from_u64(5);
-    let (_, rec) = played(tables()[0], &mut rng);
+    let (_, rec) = played(tables()[0], false, &mut rng);
     let good = rec.to_json();
 
     // Two different pieces of the second rank swapped (still a legal layout): the
@@ -173,7 +186,7 @@ fn a_tampered_record_is_refused_with_what_is_wrong() {
     let e = verdict(&bad.to_string()).unwrap_err();
     assert!(e.contains("unknown station \"Sz9\""), "{e}");
     let mut bad = good.clone();
-    bad["table"]["seats"] = json!(["south", "east", "north"]);
+    bad["seats"] = json!(["south", "east", "north"]);
     let e = verdict(&bad.to_string()).unwrap_err();
     assert!(e.contains("三国"), "{e}");
     let mut bad = good.clone();
@@ -200,7 +213,7 @@ fn escapes_and_tuoguan_are_replayed_and_scored() {
     let mut rng = StdRng::seed_from_u64(21);
     let t = tables()[0];
     let mut g = new_game(t, &mut rng);
-    let mut rec = SiguoRecord::begin(&g, record_table(t));
+    let mut rec = SiguoRecord::begin(&g, record_table(t, false), None);
     // East leaves at once: its ally West plays on, so East stays under 托管 for good.
     let to_play = |g: &Four| {
         let mut m = None;
@@ -248,7 +261,7 @@ fn escapes_and_tuoguan_are_replayed_and_scored() {
 #[test]
 fn junqi_verify_reads_a_four_player_record() {
     let mut rng = StdRng::seed_from_u64(8);
-    let (g, rec) = played(tables()[2], &mut rng);
+    let (g, rec) = played(tables()[2], true, &mut rng);
     let path = std::env::temp_dir().join(format!("junqi-siguo-{}.json", std::process::id()));
     std::fs::write(&path, rec.to_json().to_string()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_junqi"))
@@ -262,4 +275,47 @@ fn junqi_verify_reads_a_four_player_record() {
     assert_eq!(line["variant"], "siguo");
     assert_eq!(line["result"], json!(result_name(&g)));
     assert_eq!(line["steps"], g.steps());
+}
+
+#[test]
+fn a_random_pieces_record_carries_its_committed_hands() {
+    let mut rng = StdRng::seed_from_u64(17);
+    let (_, rec) = played(tables()[0], true, &mut rng);
+    let good = rec.to_json();
+    assert!(verdict(&good.to_string()).is_ok());
+
+    // A piece moved from one hand to another after the deal (every hand still 25):
+    // the hands' commitment no longer holds.
+    let mut bad = good.clone();
+    let hands = bad["hands"].as_object_mut().unwrap();
+    let kinds = |h: &Value| -> Vec<String> { h.as_object().unwrap().keys().cloned().collect() };
+    let (south, east) = (kinds(&hands["south"]), kinds(&hands["east"]));
+    let (x, y) = south
+        .iter()
+        .flat_map(|x| east.iter().map(move |y| (x, y)))
+        .find(|(x, y)| x != y)
+        .unwrap();
+    for (seat, give, take) in [("south", x, y), ("east", y, x)] {
+        let h = hands[seat].as_object_mut().unwrap();
+        let n = h[give.as_str()].as_u64().unwrap();
+        if n == 1 {
+            h.remove(give.as_str());
+        } else {
+            h[give.as_str()] = json!(n - 1);
+        }
+        let m = h.get(take.as_str()).and_then(Value::as_u64).unwrap_or(0);
+        h.insert(take.clone(), json!(m + 1));
+    }
+    let e = verdict(&bad.to_string()).unwrap_err();
+    assert!(e.contains("the hands' commitment does not match"), "{e}");
+
+    // Hands without 乱战, and 乱战 without hands.
+    let mut bad = good.clone();
+    bad["options"]["random_pieces"] = json!(false);
+    let e = verdict(&bad.to_string()).unwrap_err();
+    assert!(e.contains("乱战 records only"), "{e}");
+    let mut bad = good;
+    bad.as_object_mut().unwrap().remove("hands");
+    let e = verdict(&bad.to_string()).unwrap_err();
+    assert!(e.contains("needs the hands"), "{e}");
 }

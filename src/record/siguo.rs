@@ -4,6 +4,9 @@
 //!
 //! Layouts are written seat-relative (RULES §5.8): each seat's own area as South sees
 //! its own, squares `a1` … `e6`, so a layout reads the same whichever seat deployed it.
+//! Under 乱战 the record also carries the dealt hands with their own salt and
+//! commitment (published when they were dealt, as the flip deal's are), and each layout
+//! is checked against its seat's hand.
 
 use super::fields::{layout_json, parse_layout, str_field};
 use super::siguo_actions::{SiguoAction, action_json, describe, parse_action, parse_seat};
@@ -11,23 +14,22 @@ use super::{Claimed, FORMAT, RecordError};
 use crate::quote::{QUOTE_CHARS, clipped, quoted};
 use crate::rules::hidden_game::{Defeat, Ending, Escape, HiddenGame, TuoguanKind};
 use crate::rules::siguo::board::area;
+use crate::rules::siguo::deploy::violations;
 use crate::rules::siguo::scoring::{Facts, SeatEnd, score};
-use crate::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4};
-use crate::rules::{Layout, Options, Position, Seat, Token};
+use crate::rules::siguo::{Alliance, CAPS, FourPlayer, HandDeal, Hands, Seat4, SiguoOptions};
+use crate::rules::{Layout, Options, Position, Token};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 pub const RULESET: &str = "siguo";
 
-/// Who sat down and how they are allied.
+/// Who sat down and the table's 四国 options.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SiguoTable {
-    pub alliance: Alliance,
     /// Seats that sat down, in turn order (three in 三国).
     pub seated: Vec<Seat4>,
-    /// 友明: allies see each other's pieces.
-    pub allies_visible: bool,
+    pub options: SiguoOptions,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +38,8 @@ pub struct SiguoRecord {
     pub first: Seat4,
     /// Every seated seat's layout, seat-relative; `None` while the game runs.
     pub layouts: Option<BTreeMap<Seat4, Layout>>,
+    /// 乱战: the hands dealt, their salt and commitment; `None` with the standard sets.
+    pub hands: Option<HandDeal>,
     pub salt: Option<String>,
     pub commitment: Option<String>,
     pub actions: Vec<(Seat4, SiguoAction)>,
@@ -118,8 +122,13 @@ pub fn layout_of(pos: &Position<FourPlayer>, seat: Seat4) -> Layout {
 }
 
 impl SiguoRecord {
-    /// A record of `game` at its start (before any action), with its layouts.
-    pub fn begin(game: &HiddenGame<FourPlayer>, table: SiguoTable) -> SiguoRecord {
+    /// A record of `game` at its start (before any action), with its layouts, and
+    /// under 乱战 the deal its hands came from.
+    pub fn begin(
+        game: &HiddenGame<FourPlayer>,
+        table: SiguoTable,
+        hands: Option<HandDeal>,
+    ) -> SiguoRecord {
         let pos = game.position();
         let layouts = table
             .seated
@@ -130,6 +139,7 @@ impl SiguoRecord {
             table,
             first: game.to_move(),
             layouts: Some(layouts),
+            hands,
             salt: None,
             commitment: None,
             actions: Vec::new(),
@@ -144,12 +154,30 @@ impl SiguoRecord {
                 "the record has no layouts (they are served only after the game ends)",
             )
         })?;
+        let opts = self.table.options;
+        let hands = match (&self.hands, opts.random_pieces) {
+            (Some(deal), true) => deal.hands.clone(),
+            (None, false) => Hands::standard(&self.table.seated),
+            (None, true) => {
+                return Err(RecordError::field(
+                    "a 乱战 record (random_pieces) needs the hands that were dealt",
+                ));
+            }
+            (Some(_), false) => {
+                return Err(RecordError::field(
+                    "hands belong to 乱战 records only (options.random_pieces)",
+                ));
+            }
+        };
         let mut pos = Position::<FourPlayer>::blank();
         for &seat in &self.table.seated {
             let l = layouts
                 .get(&seat)
                 .ok_or_else(|| RecordError::field(format!("layouts: no layout for {seat}")))?;
-            if let Some(v) = l.violations(Seat::South).first() {
+            let hand = hands
+                .get(seat)
+                .ok_or_else(|| RecordError::field(format!("hands: no hand for {seat}")))?;
+            if let Some(v) = violations(l, hand, opts.bombs_on_front_row).first() {
                 return Err(RecordError::field(format!("layouts.{seat}: {v}")));
             }
             for s in area(seat) {
@@ -176,6 +204,15 @@ impl SiguoRecord {
 
     /// Replays the record: the layouts, the commitment, and every action in turn.
     pub fn verify(&self) -> Result<SiguoVerdict, RecordError> {
+        if let Some(deal) = &self.hands
+            && !HandDeal::verifies(&deal.hands, &deal.salt, &deal.commitment)
+        {
+            return Err(RecordError::field(format!(
+                "the hands' commitment does not match the hands and their salt (expected {}, the record says {})",
+                deal.hands.commitment(&deal.salt),
+                quoted(&deal.commitment)
+            )));
+        }
         let pos = self.start_position()?;
         let commitment_checked = match (&self.salt, &self.commitment) {
             (Some(salt), Some(c)) => {
@@ -204,12 +241,12 @@ impl SiguoRecord {
         let mut game = HiddenGame::new(
             CAPS,
             Options::default(),
-            t.alliance,
+            t.options.alliance,
             pos,
             &t.seated,
             self.first,
         )
-        .with_allies_visible(t.allies_visible);
+        .with_allies_visible(t.options.allies_visible);
         let mut exited = [false; 4];
         for (i, &(seat, action)) in self.actions.iter().enumerate() {
             let refused = |e: String| RecordError {
@@ -301,14 +338,19 @@ impl SiguoRecord {
         m.insert("format".into(), json!(FORMAT));
         m.insert("variant".into(), json!("siguo"));
         m.insert("ruleset".into(), json!(RULESET));
+        m.insert("seats".into(), json!(self.table.seated));
         m.insert(
-            "table".into(),
-            json!({
-                "alliance": self.table.alliance,
-                "seats": self.table.seated,
-                "allies_visible": self.table.allies_visible,
-            }),
+            "options".into(),
+            serde_json::to_value(self.table.options).expect("options serialise"),
         );
+        if let Some(d) = &self.hands {
+            m.insert(
+                "hands".into(),
+                serde_json::to_value(&d.hands).expect("hands serialise"),
+            );
+            m.insert("hands_salt".into(), json!(d.salt));
+            m.insert("hands_commitment".into(), json!(d.commitment));
+        }
         m.insert("first".into(), json!(self.first));
         if let Some(ls) = &self.layouts {
             let obj: Map<String, Value> = ls
@@ -349,7 +391,7 @@ impl SiguoRecord {
                 quoted(ruleset)
             )));
         }
-        let table = parse_table(obj.get("table"))?;
+        let table = parse_table(obj)?;
         let first =
             parse_seat(obj.get("first")).map_err(|m| RecordError::field(format!("first: {m}")))?;
         if !table.seated.contains(&first) {
@@ -377,6 +419,23 @@ impl SiguoRecord {
             }
         };
         let opt = |key: &str| super::fields::opt_str(obj, key).map(|s| s.map(str::to_string));
+        let hands = match obj.get("hands") {
+            None | Some(Value::Null) => None,
+            Some(h) => {
+                let hands: Hands = serde_json::from_value(h.clone())
+                    .map_err(|e| RecordError::field(format!("hands: {e}")))?;
+                let need = |key: &str| {
+                    opt(key)?.ok_or_else(|| {
+                        RecordError::field(format!("hands come with {key}, which is missing"))
+                    })
+                };
+                Some(HandDeal {
+                    hands,
+                    salt: need("hands_salt")?,
+                    commitment: need("hands_commitment")?,
+                })
+            }
+        };
         let actions = obj
             .get("actions")
             .ok_or_else(|| RecordError::field("missing field \"actions\""))?
@@ -407,6 +466,7 @@ impl SiguoRecord {
             table,
             first,
             layouts,
+            hands,
             salt: opt("salt")?,
             commitment: opt("commitment")?,
             actions,
@@ -415,54 +475,36 @@ impl SiguoRecord {
     }
 }
 
-fn parse_table(v: Option<&Value>) -> Result<SiguoTable, RecordError> {
-    let err = |m: String| RecordError::field(format!("table: {m}"));
-    let obj = v
-        .and_then(Value::as_object)
-        .ok_or_else(|| err("an object with alliance and seats is required".into()))?;
-    let alliance: Alliance = match obj.get("alliance") {
-        None => Alliance::default(),
-        Some(a) => serde_json::from_value(a.clone())
-            .map_err(|_| err("alliance is \"opposite\", \"adjacent\" or \"none\"".into()))?,
-    };
+/// The record's `seats` and `options`.
+fn parse_table(obj: &Map<String, Value>) -> Result<SiguoTable, RecordError> {
+    let err = |m: String| RecordError::field(format!("seats: {m}"));
     let seated: Vec<Seat4> = match obj.get("seats") {
         None => Seat4::ALL.to_vec(),
         Some(Value::Array(xs)) => xs
             .iter()
             .map(|x| parse_seat(Some(x)).map_err(err))
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(err("seats must be an array of seats".into())),
+        Some(_) => return Err(err("an array of seats".into())),
     };
     let mut sorted = seated.clone();
     sorted.sort();
     sorted.dedup();
     if sorted != seated || !(3..=4).contains(&seated.len()) {
         return Err(err(
-            "seats lists three or four different seats in turn order (south, east, north, west)"
-                .into(),
+            "three or four different seats in turn order (south, east, north, west)".into(),
         ));
     }
-    if seated.len() == 3 && alliance != Alliance::None {
-        return Err(err(
-            "three seats (三国) play free-for-all: alliance \"none\"".into(),
-        ));
-    }
-    let allies_visible = match obj.get("allies_visible") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(err("allies_visible must be true or false".into())),
+    let options: SiguoOptions = match obj.get("options") {
+        None | Some(Value::Null) => SiguoOptions::default(),
+        Some(o) => serde_json::from_value(o.clone())
+            .map_err(|e| RecordError::field(format!("options: {e}")))?,
     };
-    if let Some(k) = obj
-        .keys()
-        .find(|k| !matches!(k.as_str(), "alliance" | "seats" | "allies_visible"))
-    {
-        return Err(err(format!("unknown field {}", quoted(k))));
+    if seated.len() == 3 && options.alliance != Alliance::None {
+        return Err(err(
+            "three seats (三国) play free-for-all: options.alliance \"none\"".into(),
+        ));
     }
-    Ok(SiguoTable {
-        alliance,
-        seated,
-        allies_visible,
-    })
+    Ok(SiguoTable { seated, options })
 }
 
 impl SiguoVerdict {
