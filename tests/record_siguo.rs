@@ -46,7 +46,7 @@ fn start(t: Table, random_pieces: bool, rng: &mut StdRng) -> (Four, Option<HandD
         return (new_game(t, rng), None);
     }
     let deal = HandDeal::random(t.seated(), rng);
-    let mut d = Deployment4::new(t.options(true), t.seated(), deal.hands.clone(), rng).unwrap();
+    let mut d = Deployment4::new(t.options(true), t.seated(), deal.hands, rng).unwrap();
     for &s in t.seated() {
         d.ready(s).unwrap();
     }

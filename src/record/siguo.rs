@@ -156,7 +156,7 @@ impl SiguoRecord {
         })?;
         let opts = self.table.options;
         let hands = match (&self.hands, opts.random_pieces) {
-            (Some(deal), true) => deal.hands.clone(),
+            (Some(deal), true) => deal.hands,
             (None, false) => Hands::standard(&self.table.seated),
             (None, true) => {
                 return Err(RecordError::field(
@@ -346,7 +346,7 @@ impl SiguoRecord {
         if let Some(d) = &self.hands {
             m.insert(
                 "hands".into(),
-                serde_json::to_value(&d.hands).expect("hands serialise"),
+                serde_json::to_value(d.hands).expect("hands serialise"),
             );
             m.insert("hands_salt".into(), json!(d.salt));
             m.insert("hands_commitment".into(), json!(d.commitment));
