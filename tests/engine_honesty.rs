@@ -78,7 +78,8 @@ fn play_alike(
             let d = same_decisions(&ia, &ib, &[level], 1);
             d.action().expect("the seat to move has something to do")
         } else {
-            (la.clear(), lb.clear());
+            la.clear();
+            lb.clear();
             a.legal_actions(&mut la);
             b.legal_actions(&mut lb);
             assert_eq!(la, lb, "the other seat's moves do not depend on the swap");
@@ -196,7 +197,10 @@ fn standard_decisions_ignore_the_opponent_layout() {
         .expect("a layout has ordinary pieces of several kinds");
     let mut north_b = north_a.clone();
     assert!(north_b.swap(s1, s2));
-    assert!(north_b.is_valid(Seat::North), "the swap keeps the layout legal");
+    assert!(
+        north_b.is_valid(Seat::North),
+        "the swap keeps the layout legal"
+    );
     let mut a = Game::new_standard(Options::default(), &south, &north_a, Seat::South);
     let mut b = Game::new_standard(Options::default(), &south, &north_b, Seat::South);
     assert_ne!(a, b);

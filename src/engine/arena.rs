@@ -195,8 +195,7 @@ fn play(
     let mut rngs = Seat::BOTH.map(|s| {
         StdRng::seed_from_u64(seed ^ (index << 8) ^ (s.index() as u64 + 1).wrapping_mul(0x51_7CC1))
     });
-    let mut infos =
-        Seat::BOTH.map(|s| Information::new(View::of(&game, Viewer::Seat(s)), options));
+    let mut infos = Seat::BOTH.map(|s| Information::new(View::of(&game, Viewer::Seat(s)), options));
     while !game.is_over() {
         let seat = game.to_move();
         let t0 = Instant::now();

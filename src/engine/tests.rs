@@ -297,9 +297,8 @@ fn refuses_a_view_that_is_not_a_seats() {
         &[("a1", Piece::Flag, Colour::Blue)],
     );
     for viewer in [Viewer::Everyone, Viewer::Spectator] {
-        let refused = std::panic::catch_unwind(|| {
-            Information::new(View::of(&g, viewer), Options::default())
-        });
+        let refused =
+            std::panic::catch_unwind(|| Information::new(View::of(&g, viewer), Options::default()));
         assert!(refused.is_err(), "{viewer:?}");
     }
     let mut info = seat_info(&g, Seat::South);
