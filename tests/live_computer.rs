@@ -8,6 +8,7 @@
 mod support;
 
 use junqi::engine::{self, Decision, Information, Level};
+use junqi::rules::view::{View, Viewer};
 use junqi::rules::{Action, Game, Piece, Seat};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -242,7 +243,8 @@ fn grind(g: &Game, rng: &mut Rng) -> Action {
 fn expected_answer(t: &VsComputer, level: Level) -> Decision {
     let mut offered = t.game.clone();
     offered.apply(t.me, Action::OfferDraw, None).unwrap();
-    let info = Information::new(&offered, t.computer());
+    let view = View::of(&offered, Viewer::Seat(t.computer()));
+    let info = Information::new(view, *offered.options());
     engine::choose(&info, level, &mut StdRng::seed_from_u64(0))
 }
 

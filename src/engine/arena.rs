@@ -1,12 +1,17 @@
 //! `junqi arena`: two players (engine levels or baselines) play each other on one
 //! thread, so think times are per core. Games come in pairs on the same deal (flip
 //! chess) or the same first-move draw (standard), with the seats swapped, so each
-//! player meets each side of the same start. Each player sees only its information set.
+//! player meets each side of the same start. The arena is the referee: it holds the
+//! game and hands each player only what a socket for its seat would be sent (its
+//! `View` and each action's `EventView` cut for it), from which the player's
+//! information set is built.
 //! With `JUNQI_ARENA_TRACE` set, every action and each game's last position go to
 //! standard error (for reading a lost game).
 
 use super::{Information, Player};
 use crate::rules::deal::FlipStart;
+use crate::rules::game::Applied;
+use crate::rules::view::{EventView, View, Viewer};
 use crate::rules::{Game, Options, Seat, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -190,7 +195,7 @@ fn play(
     let mut rngs = Seat::BOTH.map(|s| {
         StdRng::seed_from_u64(seed ^ (index << 8) ^ (s.index() as u64 + 1).wrapping_mul(0x51_7CC1))
     });
-    let mut infos = Seat::BOTH.map(|s| Information::new(&game, s));
+    let mut infos = Seat::BOTH.map(|s| Information::new(View::of(&game, Viewer::Seat(s)), options));
     while !game.is_over() {
         let seat = game.to_move();
         let t0 = Instant::now();
@@ -204,7 +209,7 @@ fn play(
             .apply(seat, action, None)
             .expect("players choose legal actions");
         for info in infos.iter_mut() {
-            info.observe(&applied, &game);
+            tell(info, &applied, &game);
         }
         if std::env::var_os("JUNQI_ARENA_TRACE").is_some() {
             eprintln!(
@@ -224,6 +229,14 @@ fn play(
         );
     }
     game
+}
+
+/// Tells the player of `info`'s seat of `applied`, as its socket would be told: the
+/// event and the view after it, both cut for that seat.
+fn tell(info: &mut Information, applied: &Applied, game: &Game) {
+    let viewer = Viewer::Seat(info.seat());
+    let event = EventView::of(applied, game.variant(), game.colours(), viewer);
+    info.observe(&event, View::of(game, viewer));
 }
 
 impl Report {

@@ -1,14 +1,15 @@
 //! What one seat may know of a game, and nothing more: the board and counters as
 //! `rules::view` shows them to that seat, the public pool of face-down pieces (flip
 //! chess), and what the events so far revealed about the opponent's hidden pieces
-//! (standard 军棋). The engine takes only this type, never a `Game`, so it cannot
-//! read an identity the rules hide from its seat.
+//! (standard 军棋). It is built from the [`View`] a seat's socket is sent and kept up
+//! to date from the [`EventView`] cut for that seat and the seat's next `View`: no
+//! `Game` and no `Applied` reaches it, so the engine is a viewer without a socket and
+//! cannot read an identity the rules hide from its seat.
 
 use super::beliefs::Beliefs;
 use crate::rules::board::{SQUARES, Square};
-use crate::rules::game::Applied;
-use crate::rules::view::{CellView, EventView, Face, View, Viewer};
-use crate::rules::{Action, Colour, Game, Options, Outcome, Piece, Seat, Variant};
+use crate::rules::view::{CellView, EventKind, EventView, Face, View, Viewer};
+use crate::rules::{Action, Colour, Options, Outcome, Piece, Seat, Variant};
 
 /// Face-down or unseen pieces by colour index and `Piece as usize`.
 pub type Pool = [[u8; 12]; 2];
@@ -40,15 +41,30 @@ pub struct Information {
     pub(super) own_moves: Vec<(Square, Square)>,
 }
 
+/// The seat a view was cut for. Only a seat's view is an information set: a
+/// spectator's has no legal actions, and the replay's (`Viewer::Everyone`) names
+/// every hidden piece.
+fn seat_of(view: &View) -> Seat {
+    match view.viewer {
+        Viewer::Seat(seat) => seat,
+        other => panic!("the computer plays from a seat's view, not {other:?}'s"),
+    }
+}
+
 impl Information {
-    /// The information set of `seat` in `game` now. Everything is copied out of
-    /// `View::of(game, Viewer::Seat(seat))`; at the very start of a standard game the
-    /// deployment rules also bound where the opponent's mines, bombs and flag stand.
-    pub fn new(game: &Game, seat: Seat) -> Information {
-        let view = View::of(game, Viewer::Seat(seat));
+    /// The information set of the seat `view` was cut for (`View::of(game,
+    /// Viewer::Seat(seat))`, what that seat's socket is sent), in a room played with
+    /// `options`. The options are the rules both seats play by and hide nothing; the
+    /// search needs them to generate moves past the root (`no_suicide`). At the very
+    /// start of a standard game the deployment rules also bound where the opponent's
+    /// mines, bombs and flag stand.
+    ///
+    /// Panics if `view` is not a seat's.
+    pub fn new(view: View, options: Options) -> Information {
+        let seat = seat_of(&view);
         let mut info = Information {
             variant: view.variant,
-            options: *game.options(),
+            options,
             seat,
             colours: None,
             to_move: view.to_move,
@@ -74,25 +90,31 @@ impl Information {
         info
     }
 
-    /// Takes in an accepted action: the event as this seat may learn of it, then the
-    /// new view of `game` (the game after the action).
-    pub fn observe(&mut self, applied: &Applied, game: &Game) {
-        let viewer = Viewer::Seat(self.seat);
-        let event = EventView::of(applied, game.variant(), game.colours(), viewer);
+    /// Takes in an accepted action: `event`, the action as this seat learns of it
+    /// (`EventView::of(applied, …, Viewer::Seat(seat))`), then `view`, this seat's view
+    /// of the game after it.
+    ///
+    /// Panics if `view` was cut for another viewer.
+    pub fn observe(&mut self, event: &EventView, view: View) {
+        assert_eq!(
+            view.viewer,
+            Viewer::Seat(self.seat),
+            "the computer is kept up to date with its own seat's view"
+        );
         if self.variant.caps().deploys()
             && let Some(enemy) = self.enemy_colour()
         {
-            self.beliefs.observe(&event, &self.board, enemy);
+            self.beliefs.observe(event, &self.board, enemy);
         }
         if event.seat == self.seat
-            && let crate::rules::view::EventKind::Move { from, to, .. } = event.kind
+            && let EventKind::Move { from, to, .. } = event.kind
         {
             self.own_moves.push((from, to));
             if self.own_moves.len() > 16 {
                 self.own_moves.remove(0);
             }
         }
-        self.refresh(View::of(game, viewer));
+        self.refresh(view);
     }
 
     fn refresh(&mut self, view: View) {

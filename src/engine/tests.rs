@@ -3,9 +3,23 @@
 
 use super::beliefs::kind_bit;
 use super::*;
+use crate::rules::game::Applied;
+use crate::rules::view::{EventView, View, Viewer};
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Square, Token, Variant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+
+/// `seat`'s information set in `g`, built from what its socket would be sent.
+fn seat_info(g: &Game, seat: Seat) -> Information {
+    Information::new(View::of(g, Viewer::Seat(seat)), *g.options())
+}
+
+/// `info` told of `applied` (`g` is the game after it), as its seat's socket would be.
+fn tell(info: &mut Information, applied: &Applied, g: &Game) {
+    let viewer = Viewer::Seat(info.seat());
+    let event = EventView::of(applied, g.variant(), g.colours(), viewer);
+    info.observe(&event, View::of(g, viewer));
+}
 
 fn sq(s: &str) -> Square {
     s.parse().unwrap()
@@ -40,7 +54,7 @@ fn takes_a_free_general() {
             ("b1", Piece::Flag, Colour::Blue),
         ],
     );
-    let info = Information::new(&g, Seat::South);
+    let info = seat_info(&g, Seat::South);
     for level in Level::ALL {
         for seed in 0..4 {
             let d = choose(&info, level, &mut StdRng::seed_from_u64(seed));
@@ -68,7 +82,7 @@ fn takes_an_open_flag() {
         ],
         &[],
     );
-    let info = Information::new(&g, Seat::South);
+    let info = seat_info(&g, Seat::South);
     for level in Level::ALL {
         let d = choose(&info, level, &mut StdRng::seed_from_u64(1));
         assert_eq!(
@@ -95,7 +109,7 @@ fn lopsided() -> Information {
         ],
         &[],
     );
-    Information::new(&g, Seat::South)
+    seat_info(&g, Seat::South)
 }
 
 #[test]
@@ -115,7 +129,7 @@ fn accepts_a_draw_when_lost_and_declines_when_winning() {
         ],
         &[],
     );
-    let mut winning = Information::new(&g, Seat::North);
+    let mut winning = seat_info(&g, Seat::North);
     winning.steps = 60;
     winning.open_offer = Some(Seat::South);
     assert_eq!(
@@ -153,7 +167,7 @@ fn a_rail_corner_names_an_engineer_and_a_move_rules_out_mines() {
         Seat::North,
         Some(crate::rules::game::STANDARD_COLOURS),
     );
-    let mut info = Information::new(&g, Seat::South);
+    let mut info = seat_info(&g, Seat::South);
     let applied = g
         .apply(
             Seat::North,
@@ -164,7 +178,7 @@ fn a_rail_corner_names_an_engineer_and_a_move_rules_out_mines() {
             None,
         )
         .unwrap();
-    info.observe(&applied, &g);
+    tell(&mut info, &applied, &g);
     assert_eq!(
         info.beliefs.at(sq("a9")).unwrap().kinds,
         kind_bit(Piece::Engineer)
@@ -177,7 +191,7 @@ fn a_rail_corner_names_an_engineer_and_a_move_rules_out_mines() {
         },
         None,
     )
-    .map(|a| info.observe(&a, &g))
+    .map(|a| tell(&mut info, &a, &g))
     .unwrap();
     let applied = g
         .apply(
@@ -189,7 +203,7 @@ fn a_rail_corner_names_an_engineer_and_a_move_rules_out_mines() {
             None,
         )
         .unwrap();
-    info.observe(&applied, &g);
+    tell(&mut info, &applied, &g);
     let k = info.beliefs.at(sq("c9")).unwrap().kinds;
     assert_eq!(k & (kind_bit(Piece::Mine) | kind_bit(Piece::Flag)), 0);
     assert!(k & kind_bit(Piece::Captain) != 0);
@@ -209,7 +223,7 @@ fn standard_midgame(seed: u64) -> Information {
     let south = deploy(Level::Hard, Seat::South, &mut rng);
     let north = deploy(Level::Hard, Seat::North, &mut rng);
     let g = Game::new_standard(Options::default(), &south, &north, Seat::South);
-    Information::new(&g, Seat::South)
+    seat_info(&g, Seat::South)
 }
 
 #[test]
@@ -272,4 +286,36 @@ fn without_limits_the_full_share_decides_as_before() {
     assert_eq!(half.depth, b.depth, "a smaller share keeps the depth");
     let tiny = b.scaled(0.0);
     assert!(tiny.worlds >= 1 && tiny.nodes >= 500 && tiny.world_nodes >= 500);
+}
+
+/// The replay's view names every hidden piece, and a spectator's has no legal actions:
+/// neither is an information set, and the engine refuses both.
+#[test]
+fn refuses_a_view_that_is_not_a_seats() {
+    let g = flip_game(
+        &[("c6", Piece::Marshal, Colour::Red)],
+        &[("a1", Piece::Flag, Colour::Blue)],
+    );
+    for viewer in [Viewer::Everyone, Viewer::Spectator] {
+        let refused =
+            std::panic::catch_unwind(|| Information::new(View::of(&g, viewer), Options::default()));
+        assert!(refused.is_err(), "{viewer:?}");
+    }
+    let mut info = seat_info(&g, Seat::South);
+    let mut g2 = g.clone();
+    let applied = g2
+        .apply(
+            Seat::South,
+            crate::rules::Action::Move {
+                from: sq("c6"),
+                to: sq("c7"),
+            },
+            None,
+        )
+        .unwrap();
+    let event = EventView::of(&applied, g2.variant(), g2.colours(), Viewer::Everyone);
+    let told = std::panic::catch_unwind(move || {
+        info.observe(&event, View::of(&g2, Viewer::Everyone));
+    });
+    assert!(told.is_err(), "another viewer's view after an action");
 }

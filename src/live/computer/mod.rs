@@ -3,7 +3,9 @@
 //! information set up to date, hands it to the thinking pool when the computer is to
 //! act, and applies the decision that comes back exactly as a person's action: checked
 //! by the rules, stored, then broadcast. Answers to a game that has moved on are
-//! dropped.
+//! dropped. The computer is told only what a socket for its seat is told: the seat's
+//! `View` (as in a `state` message) and each action's `EventView` cut for the seat (as
+//! in an `event` message), never the game itself.
 //!
 //! - `thinkers`: the thinking pool, on threads of its own;
 //! - `turns`: whose question the pool takes next;
@@ -21,6 +23,7 @@ pub use thinkers::Thinkers;
 use super::summary::PlayerInfo;
 use crate::engine::{Information, Level};
 use crate::rules::game::Applied;
+use crate::rules::view::{EventView, View, Viewer};
 use crate::rules::{Game, Seat};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -62,16 +65,27 @@ impl Computer {
         })
     }
 
-    /// Play begins (or, after a restart, began) with `game`.
+    /// Play begins (or, after a restart, began) with `game`: the computer gets its
+    /// seat's view and the room's options (the rules both seats play by, which hide
+    /// nothing).
     pub fn begin(&mut self, game: &Game) {
-        self.info = Some(Information::new(game, self.seat));
+        let view = View::of(game, self.viewer());
+        self.info = Some(Information::new(view, *game.options()));
     }
 
-    /// `game` after an accepted action, and the action as applied.
+    /// `game` after an accepted action, and the action as applied: cut for the
+    /// computer's seat as `publish` cuts them for that seat's sockets (the event with
+    /// the colours after the action).
     pub fn observe(&mut self, applied: &Applied, game: &Game) {
+        let viewer = self.viewer();
         if let Some(info) = &mut self.info {
-            info.observe(applied, game);
+            let event = EventView::of(applied, game.variant(), game.colours(), viewer);
+            info.observe(&event, View::of(game, viewer));
         }
+    }
+
+    fn viewer(&self) -> Viewer {
+        Viewer::Seat(self.seat)
     }
 
     /// The question out is no longer wanted.
