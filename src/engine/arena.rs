@@ -12,7 +12,7 @@ use super::{Information, Player};
 use crate::rules::deal::FlipStart;
 use crate::rules::game::Applied;
 use crate::rules::view::{EventView, View, Viewer};
-use crate::rules::{Game, Options, Seat, Variant};
+use crate::rules::{Game, Options, Seat, SetupKind, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
@@ -178,9 +178,9 @@ fn play(
     let pair = index / 2;
     let mut setup = StdRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair);
     let options = Options::default();
-    let mut game = match variant {
-        Variant::Flip => FlipStart::random(&mut setup).game(options),
-        Variant::Standard => {
+    let mut game = match variant.caps().setup {
+        SetupKind::Deal => FlipStart::random(&mut setup).game(options),
+        SetupKind::Deployment => {
             let first = if setup.random::<bool>() {
                 Seat::South
             } else {

@@ -6,7 +6,7 @@ use super::eval::{evaluate, value};
 use super::information::Information;
 use super::sample::{determinize, flip_position};
 use super::state::{Rules, State};
-use crate::rules::{Piece, Variant};
+use crate::rules::{Piece, SetupKind};
 use rand::Rng;
 
 /// A draw is taken when behind by more than this.
@@ -21,14 +21,14 @@ fn balance<R: Rng + ?Sized>(info: &Information, rng: &mut R) -> Option<(i32, i32
         variant: info.variant,
         options: info.options,
     };
-    let states: Vec<State> = match info.variant {
-        Variant::Flip => vec![State {
+    let states: Vec<State> = match info.variant.caps().setup {
+        SetupKind::Deal => vec![State {
             pos: flip_position(info),
             to_move: me,
             pool: info.pool,
             winner: None,
         }],
-        Variant::Standard => (0..4)
+        SetupKind::Deployment => (0..4)
             .filter_map(|_| determinize(info, rng))
             .map(|pos| State {
                 pos,

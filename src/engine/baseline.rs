@@ -9,7 +9,7 @@ use super::beliefs::kind_bit;
 use super::eval::value;
 use super::information::Information;
 use crate::rules::piece::resolve;
-use crate::rules::{Action, Combat, Piece, Variant};
+use crate::rules::{Action, Combat, Piece};
 use rand::{Rng, RngExt};
 
 /// What a baseline does when an offer is open: it declines; otherwise waits its turn.
@@ -64,9 +64,13 @@ pub fn greedy<R: Rng + ?Sized>(info: &Information, rng: &mut R) -> Decision {
         if info.cell(to).is_none() {
             continue;
         }
-        let g = match (info.variant(), info.known_piece(to)) {
+        let g = match (
+            info.variant().caps().owners_know_hidden,
+            info.known_piece(to),
+        ) {
             (_, Some((defender, _))) => gain(attacker, defender),
-            (Variant::Standard, None) => match info.beliefs.at(to) {
+            // A hidden piece is someone's: what is believed of it weighs the gain.
+            (true, None) => match info.beliefs.at(to) {
                 Some(t) => {
                     let (mut sum, mut n) = (0.0, 0.0);
                     for p in Piece::ALL {
@@ -80,7 +84,8 @@ pub fn greedy<R: Rng + ?Sized>(info: &Information, rng: &mut R) -> Decision {
                 }
                 None => 0.0,
             },
-            (Variant::Flip, None) => continue,
+            // A face-down piece is nobody's yet and cannot be attacked.
+            (false, None) => continue,
         };
         if g > 0.0 && best.is_none_or(|(b, _)| g > b) {
             best = Some((g, a));

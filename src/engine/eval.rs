@@ -6,7 +6,7 @@
 use super::state::{Rules, State};
 use crate::rules::board::{SQUARES, Square, StationKind, neighbours};
 use crate::rules::piece::resolve;
-use crate::rules::{Colour, Combat, Piece, Variant};
+use crate::rules::{Colour, Combat, Piece, SetupKind};
 use std::sync::LazyLock;
 
 pub const WIN: i32 = 30_000;
@@ -78,9 +78,10 @@ pub fn evaluate(rules: &Rules, st: &State, side: Colour) -> i32 {
 
 /// Mines of `c` still standing, as the flag guard counts them.
 fn mines(rules: &Rules, st: &State, c: Colour) -> u8 {
-    match rules.variant {
-        Variant::Flip => st.pos.mines_left(c),
-        Variant::Standard => st.pos.count(c, Piece::Mine),
+    // Dealt face down, a mine is counted before anyone has seen it.
+    match rules.variant.caps().setup {
+        SetupKind::Deal => st.pos.mines_left(c),
+        SetupKind::Deployment => st.pos.count(c, Piece::Mine),
     }
 }
 

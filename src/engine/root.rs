@@ -12,7 +12,7 @@ use super::sample::{determinize, flip_position};
 use super::search::Search;
 use super::state::{Rules, State};
 use super::{Budget, Limits, eval};
-use crate::rules::{Action, Variant};
+use crate::rules::{Action, SetupKind};
 use rand::{Rng, RngExt};
 
 pub fn best_action<R: Rng + ?Sized>(
@@ -32,8 +32,8 @@ pub fn best_action<R: Rng + ?Sized>(
         variant: info.variant,
         options: info.options,
     };
-    let values = match info.variant {
-        Variant::Flip => {
+    let values = match info.variant.caps().setup {
+        SetupKind::Deal => {
             let Some(me) = info.my_colour() else {
                 // Before colours are assigned every action is a flip of an unknown
                 // piece; none is better than another.
@@ -47,7 +47,7 @@ pub fn best_action<R: Rng + ?Sized>(
             };
             flip_values(&rules, &st, &actions, budget, limits)
         }
-        Variant::Standard => standard_values(info, &rules, &actions, budget, rng, limits),
+        SetupKind::Deployment => standard_values(info, &rules, &actions, budget, rng, limits),
     };
     let ahead = values.iter().copied().max().unwrap_or(0) > 20;
     let pressing = ahead && info.quiet_steps + 6 >= info.quiet_steps_to_draw;
