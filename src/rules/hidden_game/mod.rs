@@ -10,6 +10,7 @@
 //! Like `Game` it reads no clock: timeouts arrive as actions.
 
 mod draw;
+mod seat_view;
 mod sight;
 mod step;
 
@@ -19,6 +20,7 @@ use super::position::{Position, Side};
 use super::siguo::Alliance;
 use super::{Options, Piece};
 
+pub use seat_view::SeatView;
 pub use sight::{BoardView, Cell, EventView, Sight, Watcher, cell};
 pub use step::{Applied, Defeat, Step, StepError};
 
