@@ -5,7 +5,9 @@
 //! - how close enemy movers stand to its flag (the enemies' counted as our attack on
 //!   their headquarters, ours as the danger to our own flag);
 //! - the best attack each seat has open now, the seat to move's weighing most: a
-//!   cheap look past the search's horizon at what hangs, flags included.
+//!   cheap look past the search's horizon at what hangs, flags included;
+//! - for our side only, once per root move (`our_pull`), how near our pieces stand
+//!   to enemy pieces they would beat and to enemy flags.
 //!
 //! An ally's seat counts exactly like our own: in 对家 its result is ours (§5.4.2).
 
@@ -139,7 +141,7 @@ pub fn evaluate(g: &HiddenGame<FourPlayer>, me: Seat4) -> i32 {
             }
         }
         score -= 4 * danger;
-        score += pull(g, seat, &movers[i]) / 8;
+
         let best = best_attack(g, seat);
         let weight = if seat == g.to_move() { 2 } else { 4 };
         score += best.max(0) / weight;
@@ -150,6 +152,28 @@ pub fn evaluate(g: &HiddenGame<FourPlayer>, me: Seat4) -> i32 {
         }
     }
     total.clamp(-WIN / 2, WIN / 2)
+}
+
+/// The pull of our alliance's pieces towards what they would beat (see `pull`),
+/// counted once per root move rather than at every leaf: below the root only
+/// attacks are searched, which change it little, and it is the evaluation's most
+/// costly term.
+pub fn our_pull(g: &HiddenGame<FourPlayer>, me: Seat4) -> i32 {
+    let pos = g.position();
+    let hq = FourPlayer::geometry().headquarters();
+    let mut total = 0;
+    for seat in Seat4::ALL {
+        if g.allied(me, seat) && g.is_in_play(seat) {
+            let mut movers = StationSet::EMPTY;
+            for s in pos.of_colour(seat).places() {
+                if pos.get(s).is_some_and(|t| t.piece.movable()) && !hq.contains(s) {
+                    movers.insert(s);
+                }
+            }
+            total += pull(g, seat, &movers) / 8;
+        }
+    }
+    total
 }
 
 /// How close `seat`'s movers stand to enemy pieces they would beat: for each mover

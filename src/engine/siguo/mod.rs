@@ -27,27 +27,31 @@ use rand::Rng;
 use search::Budget;
 use std::time::Instant;
 
-/// What each level may spend on one decision. 困难 searches each world two plies
-/// deep (its move and the next seat's answer), with the evaluation's look at every
-/// seat's open attacks beyond; the weaker levels look one ply and err on purpose.
+/// What each level may spend on one decision. 困难 tries each of its moves in five
+/// worlds and lets the three seats after it answer with attacks (a whole round of
+/// the table); 普通 lets only the next seat answer, in four worlds; 入门 looks at its
+/// own move alone and errs on purpose.
 const fn budget(level: Level) -> Budget {
     match level {
         Level::Easy => Budget {
             worlds: 2,
             depth: 1,
+            quiet_plies: 0,
             world_nodes: 200,
             noise: 40,
         },
         Level::Normal => Budget {
             worlds: 4,
             depth: 1,
-            world_nodes: 200,
+            quiet_plies: 1,
+            world_nodes: 2_000,
             noise: 8,
         },
         Level::Hard => Budget {
-            worlds: 8,
-            depth: 2,
-            world_nodes: 4_000,
+            worlds: 5,
+            depth: 1,
+            quiet_plies: 3,
+            world_nodes: 3_000,
             noise: 0,
         },
     }

@@ -13,7 +13,7 @@
 //! Nodes are counted, so a budget gives the same decision for the same information
 //! and seed on any machine; a deadline, when given, only cuts a search short.
 
-use super::eval::{WIN, evaluate, gain, terminal};
+use super::eval::{WIN, evaluate, gain, our_pull, terminal};
 use super::information::SeatInfo;
 use super::sample::world;
 use crate::rules::hidden_game::{HiddenGame, Step};
@@ -30,8 +30,10 @@ const CHECK_EVERY: u64 = 128;
 pub struct Budget {
     /// Determinizations searched.
     pub worlds: u32,
-    /// Plies searched, the root move included.
+    /// Plies of every move, the root move included.
     pub depth: i32,
+    /// Seats after those plies that may still attack or let the turn go.
+    pub quiet_plies: i32,
     /// Search nodes for each world (unspent nodes carry over to the next).
     pub world_nodes: u64,
     /// Random points added to each root value, so weaker levels err.
@@ -57,11 +59,13 @@ impl Search {
         self.stopped
     }
 
-    /// The value to our alliance of `g`, searching `depth` plies.
+    /// The value to our alliance of `g`: `depth` plies of every move, then
+    /// `quiet_plies` seats each choosing between its attacks and letting the turn go.
     fn value(
         &mut self,
         g: &HiddenGame<FourPlayer>,
         depth: i32,
+        quiet_plies: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: i32,
@@ -70,11 +74,14 @@ impl Search {
         if let Some(v) = terminal(g, self.me, ply) {
             return v;
         }
-        if depth <= 0 || self.exhausted() {
+        if depth <= 0 {
+            return self.settle(g, quiet_plies, alpha, beta, ply);
+        }
+        if self.exhausted() {
             return evaluate(g, self.me);
         }
         let ours = g.allied(self.me, g.to_move());
-        let moves = ordered_moves(g);
+        let moves = ordered_moves(g, false);
         if moves.is_empty() {
             return evaluate(g, self.me);
         }
@@ -82,7 +89,68 @@ impl Search {
         for (from, to) in moves {
             let mut child = g.clone();
             child.apply_listed(from, to);
-            let v = self.value(&child, depth - 1, alpha, beta, ply + 1);
+            let v = self.value(&child, depth - 1, quiet_plies, alpha, beta, ply + 1);
+            if ours {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Past the full-width plies, the next `left` seats in turn each take the best
+    /// of its attacks or a quiet move. A quiet move is not searched: it is the turn
+    /// passed on (a pass in this world, which costs nothing within a few plies), so
+    /// the seats after it may still attack. Enemies' quiet plans are left to the
+    /// evaluation; their captures, and our answers, are what decides most 四国 turns.
+    fn settle(
+        &mut self,
+        g: &HiddenGame<FourPlayer>,
+        left: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+    ) -> i32 {
+        if left <= 0 || self.exhausted() {
+            return evaluate(g, self.me);
+        }
+        let seat = g.to_move();
+        let ours = g.allied(self.me, seat);
+        let mut best = {
+            let mut quiet = g.clone();
+            match quiet.apply(seat, Step::Pass) {
+                Ok(_) => {
+                    self.nodes += 1;
+                    match terminal(&quiet, self.me, ply + 1) {
+                        Some(v) => v,
+                        None => self.settle(&quiet, left - 1, alpha, beta, ply + 1),
+                    }
+                }
+                Err(_) => evaluate(g, self.me),
+            }
+        };
+        if ours {
+            alpha = alpha.max(best);
+        } else {
+            beta = beta.min(best);
+        }
+        if alpha >= beta {
+            return best;
+        }
+        for (from, to) in ordered_moves(g, true) {
+            let mut child = g.clone();
+            child.apply_listed(from, to);
+            self.nodes += 1;
+            let v = match terminal(&child, self.me, ply + 1) {
+                Some(v) => v,
+                None => self.settle(&child, left - 1, alpha, beta, ply + 1),
+            };
             if ours {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -98,14 +166,15 @@ impl Search {
     }
 }
 
-/// The moves of the seat to move, attacks first by what they win in this world, so
-/// that cut-offs come early.
-fn ordered_moves(g: &HiddenGame<FourPlayer>) -> Vec<(Station, Station)> {
+/// The moves of the seat to move (only its attacks when `attacks`), attacks first by
+/// what they win in this world, so that cut-offs come early.
+fn ordered_moves(g: &HiddenGame<FourPlayer>, attacks: bool) -> Vec<(Station, Station)> {
     let pos = g.position();
     let mut keyed: Vec<(i32, (Station, Station))> = Vec::with_capacity(64);
     g.for_each_move(|from, to| {
         let key = match (pos.get(from), pos.get(to)) {
             (Some(a), Some(d)) => -gain(a.piece, d.piece) - 1_000,
+            _ if attacks => return,
             _ => 0,
         };
         keyed.push((key, (from, to)));
@@ -154,7 +223,11 @@ pub fn root_values<R: Rng + ?Sized>(
             let (from, to) = legal[i];
             let mut child = g.clone();
             values[i] = match child.apply(me, Step::Move { from, to }) {
-                Ok(_) => search.value(&child, budget.depth - 1, -INF, INF, 1) as i64,
+                Ok(_) => {
+                    let v = search.value(&child, budget.depth - 1, budget.quiet_plies, -INF, INF, 1);
+                    let pull = if v.abs() < WIN / 2 { our_pull(&child, me) } else { 0 };
+                    (v + pull) as i64
+                }
                 // Not legal in this world (it should be in all): as standing still.
                 Err(_) => here as i64,
             };
