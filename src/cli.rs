@@ -227,8 +227,13 @@ pub fn run(cli: Cli) -> ExitCode {
                 VariantArg::Flip => two(Variant::Flip),
                 VariantArg::Standard => two(Variant::Standard),
                 VariantArg::Siguo => {
-                    let report =
-                        crate::engine::siguo::arena::run(alliance.into(), [a; 2], [b; 2], games, seed);
+                    let report = crate::engine::siguo::arena::run(
+                        alliance.into(),
+                        [a; 2],
+                        [b; 2],
+                        games,
+                        seed,
+                    );
                     print_report(json, &report, || report.to_text());
                 }
             }

@@ -84,7 +84,10 @@ fn plays_only_legal_moves_and_never_attacks_an_ally() {
             let Step::Move { from, to } = step else {
                 panic!("{seat} passed with moves left");
             };
-            assert!(info.legal().contains(&(from, to)), "{from}-{to} was offered");
+            assert!(
+                info.legal().contains(&(from, to)),
+                "{from}-{to} was offered"
+            );
             if let Some(target) = g.position().get(to) {
                 assert!(
                     !g.allied(seat, target.colour),
@@ -96,7 +99,10 @@ fn plays_only_legal_moves_and_never_attacks_an_ally() {
             apply_and_tell(&mut g, &mut infos, seat, step).expect("the rules accept it");
         }
     }
-    assert!(moves > 200 && attacks > 10, "{moves} moves, {attacks} attacks");
+    assert!(
+        moves > 200 && attacks > 10,
+        "{moves} moves, {attacks} attacks"
+    );
 }
 
 /// Swaps the pieces on two stations: the same board to everyone who cannot see them.

@@ -135,8 +135,12 @@ pub fn run(alliance: Alliance, a: [Player; 2], b: [Player; 2], games: u64, seed:
         });
         let game = play(alliance, players, seed, i, &mut think);
         steps += game.steps() as u64;
-        let a_won = Seat4::ALL.into_iter().any(|s| sides[s.index()] && game.won(s));
-        let b_won = Seat4::ALL.into_iter().any(|s| !sides[s.index()] && game.won(s));
+        let a_won = Seat4::ALL
+            .into_iter()
+            .any(|s| sides[s.index()] && game.won(s));
+        let b_won = Seat4::ALL
+            .into_iter()
+            .any(|s| !sides[s.index()] && game.won(s));
         let key = match game.ending() {
             Some(Ending::Won { .. }) if a_won => {
                 a_wins += 1;
@@ -259,7 +263,11 @@ impl Report {
             100.0 * w.low,
             100.0 * w.high
         );
-        let endings: Vec<String> = self.endings.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
         s += &format!(
             "endings: {}; mean length {:.1} steps\n",
             endings.join(", "),

@@ -12,10 +12,10 @@
 //! Removed tokens stay in the list: their kinds still count against what the seat's
 //! 25 pieces can be.
 
-use crate::rules::siguo::{Seat4, Station};
 use crate::rules::hidden_game::{Cell, EventView, SeatView};
 use crate::rules::piece::resolve;
 use crate::rules::siguo::{FourPlayer, Kind};
+use crate::rules::siguo::{Seat4, Station};
 use crate::rules::{Combat, Piece};
 
 /// A set of piece kinds, bit `Piece as usize`.

@@ -228,18 +228,23 @@ pub fn best_attack(g: &HiddenGame<FourPlayer>, seat: Seat4) -> i32 {
     let pos = g.position();
     let mut best = 0;
     let side = g.side(seat);
-    pos.for_each_mover(crate::rules::siguo::CAPS, &Default::default(), side, |from, to| {
-        let targets = to & pos.occupied();
-        if targets.is_empty() {
-            return;
-        }
-        let a = pos.get(from).expect("a mover stands there").piece;
-        for t in targets.places() {
-            if let Some(d) = pos.get(t) {
-                best = best.max(gain(a, d.piece));
+    pos.for_each_mover(
+        crate::rules::siguo::CAPS,
+        &Default::default(),
+        side,
+        |from, to| {
+            let targets = to & pos.occupied();
+            if targets.is_empty() {
+                return;
             }
-        }
-    });
+            let a = pos.get(from).expect("a mover stands there").piece;
+            for t in targets.places() {
+                if let Some(d) = pos.get(t) {
+                    best = best.max(gain(a, d.piece));
+                }
+            }
+        },
+    );
     best
 }
 

@@ -60,7 +60,11 @@ const fn budget(level: Level) -> Budget {
 /// The step `level` takes for the seat of `info`: a move, or a pass when it has none
 /// (the rules then defeat it before its turn, so this is for a view out of date).
 /// `None` when it is not this seat's turn or the game is over.
-pub fn choose<R: Rng + ?Sized>(info: &SeatInfo, level: Level, rng: &mut R) -> Option<Step<Station>> {
+pub fn choose<R: Rng + ?Sized>(
+    info: &SeatInfo,
+    level: Level,
+    rng: &mut R,
+) -> Option<Step<Station>> {
     choose_within(info, level, rng, None)
 }
 
@@ -75,14 +79,20 @@ pub fn choose_within<R: Rng + ?Sized>(
     if !info.to_act() {
         return None;
     }
-    Some(match search::best_move(info, budget(level), rng, deadline) {
-        Some((from, to)) => Step::Move { from, to },
-        None => Step::Pass,
-    })
+    Some(
+        match search::best_move(info, budget(level), rng, deadline) {
+            Some((from, to)) => Step::Move { from, to },
+            None => Step::Pass,
+        },
+    )
 }
 
 /// What `player` does for the seat of `info` now.
-pub fn decide<R: Rng + ?Sized>(player: Player, info: &SeatInfo, rng: &mut R) -> Option<Step<Station>> {
+pub fn decide<R: Rng + ?Sized>(
+    player: Player,
+    info: &SeatInfo,
+    rng: &mut R,
+) -> Option<Step<Station>> {
     if !info.to_act() {
         return None;
     }

@@ -224,8 +224,13 @@ pub fn root_values<R: Rng + ?Sized>(
             let mut child = g.clone();
             values[i] = match child.apply(me, Step::Move { from, to }) {
                 Ok(_) => {
-                    let v = search.value(&child, budget.depth - 1, budget.quiet_plies, -INF, INF, 1);
-                    let pull = if v.abs() < WIN / 2 { our_pull(&child, me) } else { 0 };
+                    let v =
+                        search.value(&child, budget.depth - 1, budget.quiet_plies, -INF, INF, 1);
+                    let pull = if v.abs() < WIN / 2 {
+                        our_pull(&child, me)
+                    } else {
+                        0
+                    };
                     (v + pull) as i64
                 }
                 // Not legal in this world (it should be in all): as standing still.
@@ -268,7 +273,8 @@ pub fn best_move<R: Rng + ?Sized>(
     let values = root_values(info, budget, rng, deadline);
     let last = info.own_moves.last().copied();
     let ahead = values.iter().copied().max().unwrap_or(0) > 30;
-    let pressing = ahead && info.view.quiet_steps + 8 >= crate::rules::hidden_game::QUIET_STEPS_TO_DRAW;
+    let pressing =
+        ahead && info.view.quiet_steps + 8 >= crate::rules::hidden_game::QUIET_STEPS_TO_DRAW;
     let occupied = |s: Station| info.view.cells.iter().any(|&(at, _)| at == s);
     let mut best: Option<(i32, (Station, Station))> = None;
     for (&(from, to), &v) in legal.iter().zip(&values) {
