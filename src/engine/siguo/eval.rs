@@ -142,7 +142,7 @@ pub fn evaluate(g: &HiddenGame<FourPlayer>, me: Seat4) -> i32 {
         }
         score -= 4 * danger;
 
-        let best = best_attack(g, seat);
+        let best = best_attack(g, seat, &material);
         let weight = if seat == g.to_move() { 2 } else { 4 };
         score += best.max(0) / weight;
         if g.allied(me, seat) {
@@ -223,8 +223,10 @@ pub fn terminal(g: &HiddenGame<FourPlayer>, me: Seat4, ply: i32) -> Option<i32> 
 }
 
 /// The best gain among `seat`'s attacks in this world (0 with none), as if it were to
-/// move: only who stands where matters, not whose turn it is.
-pub fn best_attack(g: &HiddenGame<FourPlayer>, seat: Seat4) -> i32 {
+/// move: only who stands where matters, not whose turn it is. A flag is worth what its
+/// seat is worth here (`material` by seat), so that taking it always beats keeping
+/// the threat, which the evaluation counts at a half or a quarter.
+fn best_attack(g: &HiddenGame<FourPlayer>, seat: Seat4, material: &[i32; 4]) -> i32 {
     let pos = g.position();
     let mut best = 0;
     let side = g.side(seat);
@@ -240,7 +242,11 @@ pub fn best_attack(g: &HiddenGame<FourPlayer>, seat: Seat4) -> i32 {
             let a = pos.get(from).expect("a mover stands there").piece;
             for t in targets.places() {
                 if let Some(d) = pos.get(t) {
-                    best = best.max(gain(a, d.piece));
+                    let worth = match d.piece {
+                        Piece::Flag => IN_PLAY + material[d.colour.index()],
+                        p => gain(a, p),
+                    };
+                    best = best.max(worth);
                 }
             }
         },
