@@ -106,12 +106,16 @@ pub enum Command {
     Arena {
         #[arg(long, value_enum, default_value_t = VariantArg::Flip)]
         variant: VariantArg,
-        /// Player A: easy, normal, hard, random or greedy.
-        #[arg(long, value_parser = parse_player)]
+        /// Player A: easy, normal, hard, random or greedy. 四国: team A, both of its
+        /// seats (S+N in opposite, S+E in adjacent; the sides swap every other game).
+        #[arg(long, alias = "team-a", value_parser = parse_player)]
         a: crate::engine::Player,
-        /// Player B: easy, normal, hard, random or greedy.
-        #[arg(long, value_parser = parse_player)]
+        /// Player B: easy, normal, hard, random or greedy. 四国: team B's two seats.
+        #[arg(long, alias = "team-b", value_parser = parse_player)]
         b: crate::engine::Player,
+        /// 四国: who is allied (RULES §5.2).
+        #[arg(long, value_enum, default_value_t = AllianceArg::Opposite)]
+        alliance: AllianceArg,
         #[arg(long, default_value_t = 100)]
         games: u64,
         #[arg(long, default_value_t = 1)]
@@ -168,15 +172,7 @@ impl From<AllianceArg> for crate::rules::siguo::Alliance {
 pub enum VariantArg {
     Flip,
     Standard,
-}
-
-impl From<VariantArg> for Variant {
-    fn from(v: VariantArg) -> Variant {
-        match v {
-            VariantArg::Flip => Variant::Flip,
-            VariantArg::Standard => Variant::Standard,
-        }
-    }
+    Siguo,
 }
 
 fn parse_player(s: &str) -> Result<crate::engine::Player, String> {
@@ -221,12 +217,29 @@ pub fn run(cli: Cli) -> ExitCode {
             variant,
             a,
             b,
+            alliance,
             games,
             seed,
             json,
         } => {
-            let report = crate::engine::arena::run(variant.into(), a, b, games, seed);
-            print_report(json, &report, || report.to_text());
+            let two = |v: Variant| {
+                let report = crate::engine::arena::run(v, a, b, games, seed);
+                print_report(json, &report, || report.to_text());
+            };
+            match variant {
+                VariantArg::Flip => two(Variant::Flip),
+                VariantArg::Standard => two(Variant::Standard),
+                VariantArg::Siguo => {
+                    let report = crate::engine::siguo::arena::run(
+                        alliance.into(),
+                        [a; 2],
+                        [b; 2],
+                        games,
+                        seed,
+                    );
+                    print_report(json, &report, || report.to_text());
+                }
+            }
             ExitCode::SUCCESS
         }
         Command::Selfplay {

@@ -19,6 +19,7 @@ pub mod information;
 mod root;
 mod sample;
 mod search;
+pub mod siguo;
 mod state;
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,7 @@
 
 mod draw;
 mod escape;
+mod seat_view;
 mod sight;
 mod step;
 
@@ -21,6 +22,7 @@ use super::siguo::Alliance;
 use super::{Options, Piece};
 
 pub use escape::{Escape, Escaped, TUOGUAN_THAT_MAY_END, TuoguanError, TuoguanKind};
+pub use seat_view::SeatView;
 pub use sight::{BoardView, Cell, EventView, Sight, Watcher, cell};
 pub use step::{Applied, Defeat, Step, StepError};
 
