@@ -24,7 +24,7 @@ pub const fn kind_bit(p: Piece) -> Kinds {
     1 << p as usize
 }
 
-const IMMOBILE: Kinds = kind_bit(Piece::Mine) | kind_bit(Piece::Flag);
+pub const IMMOBILE: Kinds = kind_bit(Piece::Mine) | kind_bit(Piece::Flag);
 
 /// One opponent piece as far as we know it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -64,7 +64,7 @@ pub fn determinize<R: Rng + ?Sized>(info: &Information, rng: &mut R) -> Option<P
 /// Gives each token one kind from its set so that the 25-piece set is used exactly:
 /// the most constrained kinds first (flag, mines, bombs, then by rank), each copy to a
 /// token that allows it, chosen at random with tightly bound tokens preferred.
-fn assign<R: Rng + ?Sized>(sets: &[Kinds], rng: &mut R) -> Option<Vec<Piece>> {
+pub(crate) fn assign<R: Rng + ?Sized>(sets: &[Kinds], rng: &mut R) -> Option<Vec<Piece>> {
     const ORDER: [Piece; 12] = [
         Piece::Flag,
         Piece::Mine,

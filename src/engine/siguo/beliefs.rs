@@ -18,16 +18,8 @@ use crate::rules::siguo::{FourPlayer, Kind};
 use crate::rules::siguo::{Seat4, Station};
 use crate::rules::{Combat, Piece};
 
-/// A set of piece kinds, bit `Piece as usize`.
-pub type Kinds = u16;
-
-pub const ALL_KINDS: Kinds = (1 << 12) - 1;
-
-pub const fn kind_bit(p: Piece) -> Kinds {
-    1 << p as usize
-}
-
-const IMMOBILE: Kinds = kind_bit(Piece::Mine) | kind_bit(Piece::Flag);
+/// Sets of piece kinds as the two-player beliefs keep them.
+pub use crate::engine::beliefs::{ALL_KINDS, IMMOBILE, Kinds, kind_bit};
 
 /// One piece of another seat as far as this seat knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
