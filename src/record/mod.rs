@@ -13,17 +13,21 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod any;
 mod fields;
 pub mod siguo;
 mod siguo_actions;
+mod siguo_verdict;
 
+pub use any::{AnyRecord, AnyVerdict};
 pub use fields::{
     action_json, deal_json, layout_json, parse_action, parse_deal, parse_layout, parse_layout_text,
     parse_square,
 };
 use fields::{describe, opt_str, parse_layouts, seat, str_field};
-pub use siguo::{SiguoRecord, SiguoTable, SiguoVerdict};
+pub use siguo::{SiguoRecord, SiguoTable};
 pub use siguo_actions::SiguoAction;
+pub use siguo_verdict::SiguoVerdict;
 
 pub const FORMAT: &str = "junqi-record/1";
 
@@ -491,60 +495,5 @@ impl Record {
             end_ms,
             claimed,
         })
-    }
-}
-
-/// A record of any variant: the two-player games', or 四国's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnyRecord {
-    TwoPlayer(Record),
-    Siguo(SiguoRecord),
-}
-
-/// What replaying a record of any variant gave.
-#[derive(Debug, Clone)]
-pub enum AnyVerdict {
-    TwoPlayer(Box<Verdict>),
-    Siguo(Box<SiguoVerdict>),
-}
-
-impl AnyRecord {
-    /// Reads a record's text as [`Record::parse_str`] does, for any variant.
-    pub fn parse_str(text: &str) -> Result<AnyRecord, RecordError> {
-        let text = crate::record_input::precheck(text)?;
-        let v: Value = serde_json::from_str(text).map_err(|e| RecordError::malformed(&e))?;
-        AnyRecord::from_json(&v)
-    }
-
-    pub fn from_json(v: &Value) -> Result<AnyRecord, RecordError> {
-        match v.as_object() {
-            Some(obj) if obj.get("variant").and_then(Value::as_str) == Some("siguo") => {
-                let format = str_field(obj, "format")?;
-                if format != FORMAT {
-                    return Err(RecordError::field(format!(
-                        "format is {}; this verifier reads {FORMAT:?}",
-                        quoted(format)
-                    )));
-                }
-                SiguoRecord::from_json(obj).map(AnyRecord::Siguo)
-            }
-            _ => Record::from_json(v).map(AnyRecord::TwoPlayer),
-        }
-    }
-
-    pub fn verify(&self) -> Result<AnyVerdict, RecordError> {
-        match self {
-            AnyRecord::TwoPlayer(r) => r.verify().map(|v| AnyVerdict::TwoPlayer(Box::new(v))),
-            AnyRecord::Siguo(r) => r.verify().map(|v| AnyVerdict::Siguo(Box::new(v))),
-        }
-    }
-}
-
-impl AnyVerdict {
-    pub fn to_json(&self) -> Value {
-        match self {
-            AnyVerdict::TwoPlayer(v) => v.to_json(),
-            AnyVerdict::Siguo(v) => v.to_json(),
-        }
     }
 }

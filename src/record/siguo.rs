@@ -10,9 +10,11 @@
 
 use super::fields::{layout_json, parse_layout, str_field};
 use super::siguo_actions::{SiguoAction, action_json, describe, parse_action, parse_seat};
+use super::siguo_verdict::SiguoVerdict;
+pub use super::siguo_verdict::{reason_name, result_name};
 use super::{Claimed, FORMAT, RecordError};
 use crate::quote::{QUOTE_CHARS, clipped, quoted};
-use crate::rules::hidden_game::{Defeat, Ending, Escape, HiddenGame, TuoguanKind};
+use crate::rules::hidden_game::{Escape, HiddenGame, TuoguanKind};
 use crate::rules::siguo::board::area;
 use crate::rules::siguo::deploy::violations;
 use crate::rules::siguo::scoring::{Facts, SeatEnd, score};
@@ -44,51 +46,6 @@ pub struct SiguoRecord {
     pub commitment: Option<String>,
     pub actions: Vec<(Seat4, SiguoAction)>,
     pub claimed: Option<Claimed>,
-}
-
-/// The replayed outcome of a valid 四国 record.
-#[derive(Debug, Clone)]
-pub struct SiguoVerdict {
-    pub game: HiddenGame<FourPlayer>,
-    pub score: Option<[i32; 4]>,
-    pub seated: Vec<Seat4>,
-    pub commitment_checked: bool,
-}
-
-/// The record's `result`: the winners joined by `+`, `draw`, `unscored`; `None` while
-/// the game runs.
-pub fn result_name(game: &HiddenGame<FourPlayer>) -> Option<String> {
-    Some(match game.ending()? {
-        Ending::Won { .. } | Ending::PlayOnDeclined { .. } => Seat4::ALL
-            .into_iter()
-            .filter(|&s| game.won(s))
-            .map(Seat4::name)
-            .collect::<Vec<_>>()
-            .join("+"),
-        Ending::QuietDraw | Ending::AgreedDraw | Ending::TuoguanDraw => "draw".into(),
-        Ending::AllInTuoguan => "unscored".into(),
-    })
-}
-
-pub fn reason_name(e: Ending) -> &'static str {
-    match e {
-        Ending::Won { .. } => "one_alliance_left",
-        Ending::QuietDraw => "quiet_steps",
-        Ending::AgreedDraw => "agreed",
-        Ending::TuoguanDraw => "only_tuoguan_left",
-        Ending::AllInTuoguan => "all_in_tuoguan",
-        Ending::PlayOnDeclined { .. } => "play_on_declined",
-    }
-}
-
-fn defeat_name(d: Defeat) -> &'static str {
-    match d {
-        Defeat::FlagTaken => "flag_taken",
-        Defeat::NoMoves => "no_moves",
-        Defeat::Timeouts => "timeouts",
-        Defeat::Resigned => "resigned",
-        Defeat::Escaped => "escaped",
-    }
 }
 
 /// SHA-256 over `station:piece:seat` entries in station order (`Sa1` … `We6`), joined
@@ -505,28 +462,4 @@ fn parse_table(obj: &Map<String, Value>) -> Result<SiguoTable, RecordError> {
         ));
     }
     Ok(SiguoTable { seated, options })
-}
-
-impl SiguoVerdict {
-    pub fn to_json(&self) -> Value {
-        let g = &self.game;
-        let per_seat = |f: &dyn Fn(Seat4) -> Value| -> Value {
-            Value::Object(
-                self.seated
-                    .iter()
-                    .map(|&s| (s.name().to_string(), f(s)))
-                    .collect(),
-            )
-        };
-        json!({
-            "valid": true,
-            "variant": "siguo",
-            "result": result_name(g),
-            "reason": g.ending().map(reason_name),
-            "steps": g.steps(),
-            "defeated": per_seat(&|s| json!(g.defeat(s).map(defeat_name))),
-            "score": self.score.map(|sc| per_seat(&|s| json!(sc[s.index()]))),
-            "commitment_checked": self.commitment_checked,
-        })
-    }
 }
