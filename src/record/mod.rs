@@ -4,7 +4,7 @@
 //! player handed a bad record deserves to hear which field or which action is wrong,
 //! in words, and derive's messages cannot say that.
 
-use crate::quote::{MESSAGE_CHARS, QUOTE_CHARS, clipped, quoted};
+use crate::quote::{MESSAGE_CHARS, clipped, quoted};
 use crate::rules::deal::{self, Deal};
 use crate::rules::{
     Action, Colour, Game, Layout, Options, Outcome, Piece, Seat, SetupKind, Square, Variant,
@@ -14,12 +14,14 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod any;
+mod claim;
 mod fields;
 pub mod siguo;
 mod siguo_actions;
 mod siguo_verdict;
 
 pub use any::{AnyRecord, AnyVerdict};
+pub use claim::Claimed;
 pub use fields::{
     action_json, deal_json, layout_json, parse_action, parse_deal, parse_layout, parse_layout_text,
     parse_square,
@@ -91,13 +93,6 @@ pub struct Record {
     pub end_ms: Option<u64>,
     /// The result the record claims, if it carries one; checked on replay.
     pub claimed: Option<Claimed>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Claimed {
-    /// `None`: the record says nothing; `Some(None)`: it says the game is not over.
-    pub result: Option<Option<String>>,
-    pub reason: Option<Option<String>>,
 }
 
 /// Why a record is not valid. `action` is the index of the first bad action, if the
@@ -290,32 +285,10 @@ impl Record {
         }
         if let Some(claim) = &self.claimed {
             let outcome = game.outcome();
-            let result = outcome.map(|o| result_name(o).to_string());
-            let reason = outcome.map(|o| o.reason.name().to_string());
-            let shown = |x: &Option<String>| {
-                x.as_deref().map_or_else(
-                    || "null (not over)".into(),
-                    |s| clipped(s, QUOTE_CHARS).into_owned(),
-                )
-            };
-            if let Some(claimed) = &claim.result
-                && claimed != &result
-            {
-                return Err(RecordError::field(format!(
-                    "the record says the result is {}, the replay gives {}",
-                    shown(claimed),
-                    shown(&result)
-                )));
-            }
-            if let Some(claimed) = &claim.reason
-                && claimed != &reason
-            {
-                return Err(RecordError::field(format!(
-                    "the record says the reason is {}, the replay gives {}",
-                    shown(claimed),
-                    shown(&reason)
-                )));
-            }
+            claim.check(
+                outcome.map(|o| result_name(o).to_string()),
+                outcome.map(|o| o.reason.name().to_string()),
+            )?;
         }
         let score = game.score(self.base);
         Ok(Verdict {
@@ -364,12 +337,7 @@ impl Record {
             m.insert("end_ms".into(), json!(e));
         }
         if let Some(c) = &self.claimed {
-            if let Some(r) = &c.result {
-                m.insert("result".into(), json!(r));
-            }
-            if let Some(r) = &c.reason {
-                m.insert("reason".into(), json!(r));
-            }
+            c.write(&mut m);
         }
         Value::Object(m)
     }
@@ -467,21 +435,7 @@ impl Record {
                 RecordError::field("end_ms must be a whole number of milliseconds")
             })?),
         };
-        let claimed = if obj.contains_key("result") || obj.contains_key("reason") {
-            let claim = |key: &str| -> Result<Option<Option<String>>, RecordError> {
-                if obj.contains_key(key) {
-                    Ok(Some(opt_str(obj, key)?.map(str::to_string)))
-                } else {
-                    Ok(None)
-                }
-            };
-            Some(Claimed {
-                result: claim("result")?,
-                reason: claim("reason")?,
-            })
-        } else {
-            None
-        };
+        let claimed = Claimed::parse(obj)?;
         Ok(Record {
             variant,
             options,

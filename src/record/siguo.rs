@@ -13,7 +13,7 @@ use super::siguo_actions::{SiguoAction, action_json, describe, parse_action, par
 use super::siguo_verdict::SiguoVerdict;
 pub use super::siguo_verdict::{reason_name, result_name};
 use super::{Claimed, FORMAT, RecordError};
-use crate::quote::{QUOTE_CHARS, clipped, quoted};
+use crate::quote::quoted;
 use crate::rules::hidden_game::{Escape, HiddenGame, TuoguanKind};
 use crate::rules::siguo::board::area;
 use crate::rules::siguo::deploy::violations;
@@ -262,32 +262,13 @@ impl SiguoRecord {
     }
 
     fn check_claim(&self, game: &HiddenGame<FourPlayer>) -> Result<(), RecordError> {
-        let Some(claim) = &self.claimed else {
-            return Ok(());
-        };
-        let shown = |x: &Option<String>| {
-            x.as_deref().map_or_else(
-                || "null (not over)".into(),
-                |s| clipped(s, QUOTE_CHARS).into_owned(),
-            )
-        };
-        let result = result_name(game);
-        let reason = game.ending().map(|e| reason_name(e).to_string());
-        for (what, claimed, replayed) in [
-            ("result", &claim.result, result),
-            ("reason", &claim.reason, reason),
-        ] {
-            if let Some(claimed) = claimed
-                && claimed != &replayed
-            {
-                return Err(RecordError::field(format!(
-                    "the record says the {what} is {}, the replay gives {}",
-                    shown(claimed),
-                    shown(&replayed)
-                )));
-            }
+        match &self.claimed {
+            Some(claim) => claim.check(
+                result_name(game),
+                game.ending().map(|e| reason_name(e).to_string()),
+            ),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     pub fn to_json(&self) -> Value {
@@ -329,12 +310,7 @@ impl SiguoRecord {
             .collect();
         m.insert("actions".into(), Value::Array(actions));
         if let Some(c) = &self.claimed {
-            if let Some(r) = &c.result {
-                m.insert("result".into(), json!(r));
-            }
-            if let Some(r) = &c.reason {
-                m.insert("reason".into(), json!(r));
-            }
+            c.write(&mut m);
         }
         Value::Object(m)
     }
@@ -407,18 +383,7 @@ impl SiguoRecord {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let claim = |key: &str| -> Result<Option<Option<String>>, RecordError> {
-            if obj.contains_key(key) {
-                Ok(Some(opt(key)?))
-            } else {
-                Ok(None)
-            }
-        };
-        let claimed = Some(Claimed {
-            result: claim("result")?,
-            reason: claim("reason")?,
-        })
-        .filter(|c| c.result.is_some() || c.reason.is_some());
+        let claimed = Claimed::parse(obj)?;
         Ok(SiguoRecord {
             table,
             first,

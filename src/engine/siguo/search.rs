@@ -90,14 +90,7 @@ impl Search {
             let mut child = g.clone();
             child.apply_listed(from, to);
             let v = self.value(&child, depth - 1, quiet_plies, alpha, beta, ply + 1);
-            if ours {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            if tighten(ours, v, &mut best, &mut alpha, &mut beta) {
                 break;
             }
         }
@@ -135,12 +128,8 @@ impl Search {
                 Err(_) => evaluate(g, self.me),
             }
         };
-        if ours {
-            alpha = alpha.max(best);
-        } else {
-            beta = beta.min(best);
-        }
-        if alpha >= beta {
+        let pass = best;
+        if tighten(ours, pass, &mut best, &mut alpha, &mut beta) {
             return best;
         }
         for (from, to) in ordered_moves(g, true) {
@@ -151,14 +140,7 @@ impl Search {
                 Some(v) => v,
                 None => self.settle(&child, left - 1, alpha, beta, ply + 1),
             };
-            if ours {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            if tighten(ours, v, &mut best, &mut alpha, &mut beta) {
                 break;
             }
         }
@@ -293,4 +275,17 @@ pub fn best_move<R: Rng + ?Sized>(
         }
     }
     best.map(|(_, m)| m)
+}
+
+/// Takes `v` into the node's best and its window, for our alliance (maximising) or
+/// the other (minimising); true when the window has closed (a cut-off).
+fn tighten(ours: bool, v: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32) -> bool {
+    if ours {
+        *best = (*best).max(v);
+        *alpha = (*alpha).max(v);
+    } else {
+        *best = (*best).min(v);
+        *beta = (*beta).min(v);
+    }
+    alpha >= beta
 }
