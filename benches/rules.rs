@@ -41,12 +41,13 @@ fn sample(variant: Variant, stage: Stage, seed: u64) -> Option<Game> {
     let mut rng = StdRng::seed_from_u64(seed);
     let (mut game, _) = new_game(variant, &mut rng);
     let mut legal = Vec::with_capacity(128);
-    let reached = |g: &Game| match (stage, variant) {
-        (Stage::Opening, _) => true,
-        (Stage::Middle, Variant::Flip) => g.position().hidden().len() <= 25,
-        (Stage::Middle, Variant::Standard) => g.steps() >= 40,
-        (Stage::Late, Variant::Flip) => g.position().hidden().is_empty(),
-        (Stage::Late, Variant::Standard) => g.steps() >= 120,
+    let deals = variant.caps().deals();
+    let reached = |g: &Game| match stage {
+        Stage::Opening => true,
+        Stage::Middle if deals => g.position().hidden().len() <= 25,
+        Stage::Middle => g.steps() >= 40,
+        Stage::Late if deals => g.position().hidden().is_empty(),
+        Stage::Late => g.steps() >= 120,
     };
     while !reached(&game) {
         if game.is_over() {

@@ -9,8 +9,8 @@ use junqi::engine::siguo::{SeatInfo, choose, decide};
 use junqi::engine::{Level, Player};
 use junqi::rules::hidden_game::{HiddenGame, Step};
 use junqi::rules::siguo::board::neighbours;
-use junqi::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4, Station};
-use junqi::rules::{Options, Piece, Position, Token};
+use junqi::rules::siguo::{Alliance, FourPlayer, Seat4, Station};
+use junqi::rules::{Options, Piece, Position, Token, Variant};
 use junqi::selfplay_siguo::{Table, new_game};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -25,7 +25,7 @@ fn st(name: &str) -> Station {
 fn game(tokens: Vec<(Station, Token<Seat4>)>, first: Seat4) -> Four {
     let pos = Position::<FourPlayer>::with_tokens(tokens);
     Four::new(
-        CAPS,
+        Variant::Siguo,
         Options::default(),
         Alliance::Opposite,
         pos,

@@ -136,6 +136,13 @@ async fn http_refuses_bad_input(db: TestDb) {
             400,
             "bad_option",
         ),
+        // A variant the rules know whose tables the site does not seat yet.
+        (
+            "application/json",
+            br#"{"variant":"siguo","seconds_per_action":30,"rated":false}"#.to_vec(),
+            400,
+            "bad_option",
+        ),
         (
             "application/json",
             br#"{"variant":"flip","seconds_per_action":0,"rated":false}"#.to_vec(),

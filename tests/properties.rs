@@ -170,9 +170,10 @@ proptest! {
     ) {
         let mut rng = StdRng::seed_from_u64(seed);
         let options = Options { no_suicide, ..Options::default() };
-        let mut game = match variant {
-            Variant::Flip => Game::new_flip(options, &Deal::random(&mut rng), Seat::South),
-            Variant::Standard => new_game(variant, &mut rng).0,
+        let mut game = if variant.caps().deals() {
+            Game::new_flip(options, &Deal::random(&mut rng), Seat::South)
+        } else {
+            new_game(variant, &mut rng).0
         };
         while !game.is_over() {
             let legal = assert_generators_agree(&game);

@@ -8,8 +8,8 @@ use junqi::rules::hidden_game::{
 };
 use junqi::rules::siguo::scoring::{Facts, SeatEnd, score};
 use junqi::rules::siguo::station::GRID;
-use junqi::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4, Station, tuoguan};
-use junqi::rules::{Options, Piece, Position, Token};
+use junqi::rules::siguo::{Alliance, FourPlayer, Seat4, Station, tuoguan};
+use junqi::rules::{Options, Piece, Position, Token, Variant};
 use junqi::selfplay_siguo::{Table, new_game};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -26,7 +26,14 @@ fn captains(alliance: Alliance, first: Seat4) -> Four {
         [("Sc3", South), ("Ec3", East), ("Nc3", North), ("Wc3", West)]
             .map(|(s, seat)| (st(s), Token::hidden(Piece::Captain, seat))),
     );
-    Four::new(CAPS, Options::default(), alliance, pos, &Seat4::ALL, first)
+    Four::new(
+        Variant::Siguo,
+        Options::default(),
+        alliance,
+        pos,
+        &Seat4::ALL,
+        first,
+    )
 }
 
 /// The station drawn where `s` is when the board is drawn mirrored (east and west
@@ -94,7 +101,7 @@ fn fine_point_07_the_clockwise_setting_is_a_drawing_never_a_rule() {
             .map(mirror_seat)
             .collect();
         let m = Four::new(
-            CAPS,
+            Variant::Siguo,
             Options::default(),
             Alliance::Opposite,
             flipped,

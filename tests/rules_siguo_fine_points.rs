@@ -7,8 +7,8 @@ use junqi::rules::hidden_game::{
 };
 use junqi::rules::siguo::board::slide_reach;
 use junqi::rules::siguo::scoring::{Facts, SeatEnd, score};
-use junqi::rules::siguo::{Alliance, CAPS, FourPlayer, Seat4, Station, StationSet, tuoguan};
-use junqi::rules::{Options, Piece, Position, Token};
+use junqi::rules::siguo::{Alliance, FourPlayer, Seat4, Station, StationSet, tuoguan};
+use junqi::rules::{Options, Piece, Position, Token, Variant};
 use junqi::selfplay_siguo::{Table, new_game};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -29,7 +29,7 @@ fn pos(pieces: &[(&str, Piece, Seat4)]) -> Position<FourPlayer> {
 
 fn game(alliance: Alliance, pieces: &[(&str, Piece, Seat4)], first: Seat4) -> Four {
     Four::new(
-        CAPS,
+        Variant::Siguo,
         Options::default(),
         alliance,
         pos(pieces),

@@ -3,8 +3,8 @@
 //! of defeat, turns, passes and resignation one by one.
 
 use junqi::rules::hidden_game::{Defeat, Ending, HiddenGame, Step, StepError};
-use junqi::rules::siguo::{Alliance, CAPS, FourPlayer, Kind, Seat4, Station};
-use junqi::rules::{Options, Piece, Position, Token};
+use junqi::rules::siguo::{Alliance, FourPlayer, Kind, Seat4, Station};
+use junqi::rules::{Options, Piece, Position, Token, Variant};
 use junqi::selfplay_siguo::{Table, new_game};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -17,7 +17,14 @@ fn st(name: &str) -> Station {
 }
 
 fn game(alliance: Alliance, pos: Position<FourPlayer>, first: Seat4) -> Four {
-    Four::new(CAPS, Options::default(), alliance, pos, &Seat4::ALL, first)
+    Four::new(
+        Variant::Siguo,
+        Options::default(),
+        alliance,
+        pos,
+        &Seat4::ALL,
+        first,
+    )
 }
 
 fn moves(g: &Four) -> Vec<(Station, Station)> {

@@ -5,8 +5,8 @@
 use Seat4::*;
 use junqi::rules::hidden_game::{Defeat, HiddenGame, Step};
 use junqi::rules::siguo::hand::HandError;
-use junqi::rules::siguo::{Alliance, CAPS, FourPlayer, Hand, HandDeal, Hands, Seat4, Station};
-use junqi::rules::{Options, Piece, Position, Token};
+use junqi::rules::siguo::{Alliance, FourPlayer, Hand, HandDeal, Hands, Seat4, Station};
+use junqi::rules::{Options, Piece, Position, Token, Variant};
 use junqi::selfplay_siguo::{Table, new_game_with};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -25,7 +25,7 @@ fn game(pieces: &[(&str, Piece, Seat4)], first: Seat4) -> Four {
             .map(|&(s, p, seat)| (st(s), Token::hidden(p, seat))),
     );
     Four::new(
-        CAPS,
+        Variant::Siguo,
         Options::default(),
         Alliance::None,
         pos,

@@ -363,7 +363,17 @@ impl Record {
             )));
         }
         let variant = match str_field(obj, "variant")? {
-            name if let Some(v) = Variant::from_name(name) => v,
+            name if let Some(v) = Variant::from_name(name)
+                && v.caps().two_player() =>
+            {
+                v
+            }
+            name if Variant::from_name(name).is_some() => {
+                return Err(RecordError::field(format!(
+                    "variant {name} is a four-player game, whose record has seats and \
+                     options (read by `AnyRecord`)"
+                )));
+            }
             other => {
                 return Err(RecordError::field(format!(
                     "unknown variant {} (flip, standard or siguo)",

@@ -14,11 +14,12 @@ use super::siguo_verdict::SiguoVerdict;
 pub use super::siguo_verdict::{reason_name, result_name};
 use super::{Claimed, FORMAT, RecordError};
 use crate::quote::quoted;
+use crate::rules::Variant;
 use crate::rules::hidden_game::{Escape, HiddenGame, TuoguanKind};
 use crate::rules::siguo::board::area;
 use crate::rules::siguo::deploy::violations;
 use crate::rules::siguo::scoring::{Facts, SeatEnd, score};
-use crate::rules::siguo::{Alliance, CAPS, FourPlayer, HandDeal, Hands, Seat4, SiguoOptions};
+use crate::rules::siguo::{Alliance, FourPlayer, HandDeal, Hands, Seat4, SiguoOptions};
 use crate::rules::{Layout, Options, Position, Token};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -196,7 +197,7 @@ impl SiguoRecord {
         };
         let t = &self.table;
         let mut game = HiddenGame::new(
-            CAPS,
+            Variant::Siguo,
             Options::default(),
             t.options.alliance,
             pos,

@@ -9,20 +9,23 @@ pub enum Variant {
     Flip,
     /// Standard two-player 军棋 with hidden deployed pieces.
     Standard,
+    /// Four-player 四国军棋 (RULES §5) on the 129-station board.
+    Siguo,
 }
 
 impl Variant {
+    pub const ALL: [Variant; 3] = [Variant::Flip, Variant::Standard, Variant::Siguo];
+
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Flip => "flip",
             Variant::Standard => "standard",
+            Variant::Siguo => "siguo",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Variant> {
-        [Variant::Flip, Variant::Standard]
-            .into_iter()
-            .find(|v| v.name() == name)
+        Variant::ALL.into_iter().find(|v| v.name() == name)
     }
 
     /// The named rule set a record of this variant carries.
@@ -30,6 +33,7 @@ impl Variant {
         match self {
             Variant::Flip => "qq",
             Variant::Standard => "standard",
+            Variant::Siguo => "siguo",
         }
     }
 
@@ -48,7 +52,8 @@ impl Variant {
                 steps_before_resign_or_draw: 50,
                 draw_offers_per_player: Some(3),
             },
-            Variant::Standard => Limits {
+            // RULES §5.4 has §4's numbers.
+            Variant::Standard | Variant::Siguo => Limits {
                 timeouts_to_lose: 5,
                 quiet_steps_to_draw: 70,
                 steps_to_draw: None,
@@ -65,11 +70,13 @@ impl Variant {
     pub const fn caps(self) -> Caps {
         match self {
             Variant::Flip => Caps {
+                board: BoardKind::TwoPlayer,
                 setup: SetupKind::Deal,
                 owners_know_hidden: false,
                 guarded_attacks: true,
                 public_tallies: true,
                 passes: false,
+                draw_offer_once_per_own_step: false,
                 repetition_loses: true,
                 headquarters_lock: false,
                 marks: false,
@@ -78,17 +85,36 @@ impl Variant {
                 score_table: ScoreTable::Flip,
             },
             Variant::Standard => Caps {
+                board: BoardKind::TwoPlayer,
                 setup: SetupKind::Deployment,
                 owners_know_hidden: true,
                 guarded_attacks: false,
                 public_tallies: false,
                 passes: true,
+                draw_offer_once_per_own_step: false,
                 repetition_loses: false,
                 headquarters_lock: true,
                 marks: true,
                 flag_shown_when_marshal_falls: true,
                 reveal_at_end: true,
                 score_table: ScoreTable::Standard,
+            },
+            // §4's play on the four-player board (RULES §5.3–5.4), with §5.4.4's one
+            // draw offer per own step and §5.7's scores.
+            Variant::Siguo => Caps {
+                board: BoardKind::FourPlayer,
+                setup: SetupKind::Deployment,
+                owners_know_hidden: true,
+                guarded_attacks: false,
+                public_tallies: false,
+                passes: true,
+                draw_offer_once_per_own_step: true,
+                repetition_loses: false,
+                headquarters_lock: true,
+                marks: true,
+                flag_shown_when_marshal_falls: true,
+                reveal_at_end: true,
+                score_table: ScoreTable::Siguo,
             },
         }
     }
@@ -104,9 +130,19 @@ pub enum SetupKind {
     Deployment,
 }
 
+/// Which board a variant is played on, and so how many seats it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardKind {
+    /// RULES §1: two seats.
+    TwoPlayer,
+    /// RULES §5.1: four seats (three in 三国).
+    FourPlayer,
+}
+
 /// The capabilities of a variant (`Variant::caps`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Caps {
+    pub board: BoardKind,
     pub setup: SetupKind,
     /// A seat knows its own hidden pieces, and everyone sees whose a hidden piece is.
     pub owners_know_hidden: bool,
@@ -118,6 +154,8 @@ pub struct Caps {
     pub public_tallies: bool,
     /// A seat may pass instead of moving.
     pub passes: bool,
+    /// A seat may offer a draw once between two of its own steps (RULES §5.4.4).
+    pub draw_offer_once_per_own_step: bool,
     /// Making a move a 4th time within one's own last 8 actions loses (RULES §3.11).
     pub repetition_loses: bool,
     /// A piece in a headquarters never moves again (RULES §4.5; not in §3.5).
@@ -132,13 +170,15 @@ pub struct Caps {
     pub score_table: ScoreTable,
 }
 
-/// The two-player score tables (RULES §3.1 with §3.3's escape rows; §4.8).
+/// The score tables (RULES §3.1 with §3.3's escape rows; §4.8; §5.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScoreTable {
     /// Flip chess: the growing base score and the loser's lost pieces.
     Flip,
     /// Standard 军棋: ±1, nothing within 30 steps.
     Standard,
+    /// 四国: by alliance, with the escape and 托管 rows (`siguo::scoring`).
+    Siguo,
 }
 
 impl Caps {
@@ -149,10 +189,15 @@ impl Caps {
     pub const fn deploys(self) -> bool {
         matches!(self.setup, SetupKind::Deployment)
     }
+
+    /// Played by two seats on the board of RULES §1.
+    pub const fn two_player(self) -> bool {
+        matches!(self.board, BoardKind::TwoPlayer)
+    }
 }
 
 /// The fixed numbers of a variant; not options, the rules themselves.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limits {
     pub timeouts_to_lose: u8,
     pub quiet_steps_to_draw: u32,

@@ -82,6 +82,9 @@ impl ScoreFacts {
         match self.variant.caps().score_table {
             ScoreTable::Flip => self.flip_rule(),
             ScoreTable::Standard => self.standard_rule(),
+            // 四国 is scored seat by seat (`siguo::scoring`); two-seat facts of it are
+            // never built, and would read as standard's ±1 if they were.
+            ScoreTable::Siguo => self.standard_rule(),
         }
     }
 

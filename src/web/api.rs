@@ -31,6 +31,12 @@ pub struct NewGame {
 
 impl NewGame {
     fn check(&self) -> Result<(), AppError> {
+        if !self.variant.caps().two_player() {
+            return Err(AppError::BadOption(format!(
+                "{} tables are not open on the site yet: the variant is flip or standard",
+                self.variant.name()
+            )));
+        }
         if self.rated && self.computer.is_some() {
             return Err(AppError::BadOption(
                 "games against the computer are casual: send \"rated\": false".into(),

@@ -105,9 +105,10 @@ impl VsComputer {
         );
         let game = stored_game(h, id);
         // A standard game's version 1 is the start of play, which only a state shows.
-        let (since, version) = match game.variant() {
-            Variant::Flip => (0, 0),
-            Variant::Standard => (1, 1),
+        let (since, version) = if game.variant().caps().deploys() {
+            (1, 1)
+        } else {
+            (0, 0)
         };
         let socket = client.socket(&format!("/ws/game/{id}?v={since}")).await;
         VsComputer {

@@ -5,8 +5,9 @@
 
 use super::beliefs::Kinds;
 use super::information::SeatInfo;
+use crate::rules::Variant;
 use crate::rules::hidden_game::HiddenGame;
-use crate::rules::siguo::{CAPS, FourPlayer, Seat4};
+use crate::rules::siguo::{FourPlayer, Seat4};
 use crate::rules::view::Face;
 use crate::rules::{Piece, Position, Token};
 use rand::Rng;
@@ -58,7 +59,14 @@ pub fn world<R: Rng + ?Sized>(info: &SeatInfo, rng: &mut R) -> Option<HiddenGame
         .collect();
     let first = view.to_move;
     Some(
-        HiddenGame::new(CAPS, view.options, view.alliance, pos, &seated, first)
-            .with_allies_visible(view.allies_visible),
+        HiddenGame::new(
+            Variant::Siguo,
+            view.options,
+            view.alliance,
+            pos,
+            &seated,
+            first,
+        )
+        .with_allies_visible(view.allies_visible),
     )
 }

@@ -122,18 +122,17 @@ impl Game {
         legal.flips = SquareSet::EMPTY;
         legal.movers = 0;
         legal.len = 0;
-        if self.outcome.is_some() {
+        if self.is_over() {
             return;
         }
-        if self.variant.caps().deals() {
-            legal.flips = self.pos.hidden();
+        let caps = self.variant.caps();
+        let pos = self.position();
+        if caps.deals() {
+            legal.flips = pos.hidden();
             legal.len = legal.flips.len() as usize;
         }
-        if let Some(c) = self.moving_colour() {
-            self.pos
-                .for_each_mover(self.variant.caps(), &self.options, c.into(), |from, to| {
-                    legal.push(from, to)
-                });
+        if let Some(side) = self.moving_side() {
+            pos.for_each_mover(caps, &self.options, side, |from, to| legal.push(from, to));
         }
     }
 }

@@ -1,11 +1,18 @@
-//! A game in progress: turns, steps, colours, clocks and draws, and how it ends
-//! (RULES §3 for flip chess, §4 for standard 军棋).
+//! A two-player game in progress: turns, steps, colours, clocks and draws, and how it
+//! ends (RULES §3 for flip chess, §4 for standard 军棋), in the words the site, the
+//! records and the computer speak (`Action`, `Applied`, `Outcome`).
+//!
+//! Flip chess is its own game (`flip.rs`); standard 军棋 is the two-seat case of the
+//! hidden-piece game that plays 四国 too (`deployed.rs`). Which one a variant plays is
+//! asked of its capabilities (`SetupKind`).
 //!
 //! `Game` never reads a clock: callers pass the milliseconds since the start with each
 //! action, and timeouts arrive as actions. That keeps replays exact.
 
 mod action;
+mod deployed;
 mod error;
+mod flip;
 mod legal;
 mod outcome;
 mod repetition;
@@ -19,28 +26,28 @@ pub use outcome::{EndReason, Outcome};
 use super::board::{SQUARES, Square, SquareSet};
 use super::deal::Deal;
 use super::layout::Layout;
-use super::options::{Limits, Options, Variant};
+use super::options::{Limits, Options, SetupKind, Variant};
 use super::piece::{Colour, Piece, Seat, Token};
-use super::position::Position;
-use repetition::{RecentMoves, move_code};
+use super::position::{Position, Side};
+use deployed::Deployed;
+use flip::Flip;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
     variant: Variant,
     options: Options,
-    pos: Position,
+    /// The seat to act. The rules' own, except that after a game-ending step it is
+    /// the other seat, as it always was.
     to_move: Seat,
-    colours: Option<[Colour; 2]>,
-    steps: u32,
-    quiet: u32,
-    timeouts: [u8; 2],
-    offers_made: [u8; 2],
-    open_offer: Option<Seat>,
-    recent: [RecentMoves; 2],
-    last_flip: Option<Colour>,
-    own_last_flip: [Option<Colour>; 2],
     elapsed_ms: u64,
-    outcome: Option<Outcome>,
+    play: Play,
+}
+
+/// The rules that play the game, by how its pieces came onto the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Play {
+    Flip(Flip),
+    Deployed(Deployed),
 }
 
 impl Game {
@@ -88,6 +95,7 @@ impl Game {
     }
 
     /// A game from any position, as analysis and tests need. Counters start at zero.
+    /// A deploying variant's seats play `STANDARD_COLOURS` whatever `colours` says.
     pub fn from_position(
         variant: Variant,
         options: Options,
@@ -95,22 +103,23 @@ impl Game {
         to_move: Seat,
         colours: Option<[Colour; 2]>,
     ) -> Game {
+        let play = match variant.caps().setup {
+            SetupKind::Deal => Play::Flip(Flip::new(
+                variant.caps(),
+                variant.limits(),
+                options,
+                pos,
+                to_move,
+                colours,
+            )),
+            SetupKind::Deployment => Play::Deployed(deployed::new(variant, options, pos, to_move)),
+        };
         Game {
             variant,
             options,
-            pos,
             to_move,
-            colours,
-            steps: 0,
-            quiet: 0,
-            timeouts: [0; 2],
-            offers_made: [0; 2],
-            open_offer: None,
-            recent: [RecentMoves::new(), RecentMoves::new()],
-            last_flip: None,
-            own_last_flip: [None; 2],
             elapsed_ms: 0,
-            outcome: None,
+            play,
         }
     }
 
@@ -121,17 +130,23 @@ impl Game {
         &self.options
     }
     pub fn position(&self) -> &Position {
-        &self.pos
+        match &self.play {
+            Play::Flip(f) => &f.pos,
+            Play::Deployed(h) => h.position(),
+        }
     }
     pub fn to_move(&self) -> Seat {
         self.to_move
     }
     /// Colours by seat index, once assigned.
     pub fn colours(&self) -> Option<[Colour; 2]> {
-        self.colours
+        match &self.play {
+            Play::Flip(f) => f.colours,
+            Play::Deployed(_) => Some(STANDARD_COLOURS),
+        }
     }
     pub fn colour_of(&self, seat: Seat) -> Option<Colour> {
-        self.colours.map(|c| c[seat.index()])
+        self.colours().map(|c| c[seat.index()])
     }
     pub fn seat_of(&self, colour: Colour) -> Option<Seat> {
         Seat::BOTH
@@ -139,30 +154,49 @@ impl Game {
             .find(|&s| self.colour_of(s) == Some(colour))
     }
     pub fn steps(&self) -> u32 {
-        self.steps
+        match &self.play {
+            Play::Flip(f) => f.steps,
+            Play::Deployed(h) => h.steps(),
+        }
     }
     /// Consecutive steps without an attack.
     pub fn quiet_steps(&self) -> u32 {
-        self.quiet
+        match &self.play {
+            Play::Flip(f) => f.quiet,
+            Play::Deployed(h) => h.quiet_steps(),
+        }
     }
     /// Timeouts, and in standard 军棋 passes, of a seat.
     pub fn timeouts(&self, seat: Seat) -> u8 {
-        self.timeouts[seat.index()]
+        match &self.play {
+            Play::Flip(f) => f.timeouts[seat.index()],
+            Play::Deployed(h) => h.timeouts(deployed::army(seat)),
+        }
     }
     /// Draw offers a seat may still make, or `None` where they are unlimited.
     pub fn draw_offers_left(&self, seat: Seat) -> Option<u8> {
-        self.limits()
-            .draw_offers_per_player
-            .map(|n| n.saturating_sub(self.offers_made[seat.index()]))
+        match &self.play {
+            Play::Flip(f) => f.draw_offers_left(seat),
+            Play::Deployed(_) => None,
+        }
     }
     pub fn open_offer(&self) -> Option<Seat> {
-        self.open_offer
+        match &self.play {
+            Play::Flip(f) => f.open_offer,
+            Play::Deployed(h) => h.draw_offer().map(deployed::seat_of),
+        }
     }
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
+        match &self.play {
+            Play::Flip(f) => f.outcome,
+            Play::Deployed(h) => deployed::outcome(h),
+        }
     }
     pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
+        match &self.play {
+            Play::Flip(f) => f.outcome.is_some(),
+            Play::Deployed(h) => h.is_over(),
+        }
     }
     pub fn elapsed_ms(&self) -> u64 {
         self.elapsed_ms
@@ -184,23 +218,29 @@ impl Game {
         self.limits().steps_to_draw
     }
 
-    /// The colour whose pieces the seat to move may move, if any.
-    fn moving_colour(&self) -> Option<Colour> {
-        self.colour_of(self.to_move)
+    /// The seat to move as the move generator sees it, once it has a colour and
+    /// while the game goes on.
+    fn moving_side(&self) -> Option<Side<Colour>> {
+        match &self.play {
+            Play::Flip(f) if f.outcome.is_none() => f.colour_of(self.to_move).map(Side::from),
+            Play::Deployed(h) if !h.is_over() => Some(h.side(h.to_move())),
+            _ => None,
+        }
     }
 
     /// Appends the flips and moves open to the seat to move. Timeouts, passes and the
     /// draw and resign actions are not listed; `apply` decides those.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        if self.outcome.is_some() {
+        if self.is_over() {
             return;
         }
-        if self.variant.caps().deals() {
-            out.extend(self.pos.hidden().iter().map(Action::Flip));
+        let caps = self.variant.caps();
+        if caps.deals() {
+            out.extend(self.position().hidden().iter().map(Action::Flip));
         }
-        if let Some(c) = self.moving_colour() {
-            self.pos
-                .for_each_move(self.variant.caps(), &self.options, c.into(), |from, to| {
+        if let Some(side) = self.moving_side() {
+            self.position()
+                .for_each_move(caps, &self.options, side, |from, to| {
                     out.push(Action::Move { from, to })
                 });
         }
@@ -208,10 +248,11 @@ impl Game {
 
     /// Where the piece on `from` may go now, for the seat to move; empty otherwise.
     pub fn destinations(&self, from: Square) -> SquareSet {
-        match (self.outcome, self.moving_colour(), self.pos.get(from)) {
-            (None, Some(c), Some(_)) if self.pos.movers(self.variant.caps(), c).contains(from) => {
-                self.pos
-                    .destinations(self.variant.caps(), &self.options, c.into(), from)
+        let caps = self.variant.caps();
+        let pos = self.position();
+        match (self.moving_side(), pos.get(from)) {
+            (Some(side), Some(_)) if pos.movers(caps, side.army).contains(from) => {
+                pos.destinations(caps, &self.options, side, from)
             }
             _ => SquareSet::EMPTY,
         }
@@ -220,34 +261,34 @@ impl Game {
     /// Whether moving from → to now would be the seat's 4th such move within its own
     /// last 8 steps, and so lose by repetition. The interface warns on these.
     pub fn would_repeat(&self, seat: Seat, from: Square, to: Square) -> bool {
-        if !self.variant.caps().repetition_loses {
-            return false;
+        match &self.play {
+            Play::Flip(f) => f.would_repeat(seat, from, to),
+            Play::Deployed(_) => false,
         }
-        self.recent[seat.index()].would_repeat(move_code(from, to))
     }
 
     /// Whether the seat to move has a flip or a move (a pass does not count).
     pub fn has_legal_action(&self) -> bool {
-        if self.variant.caps().deals() && !self.pos.hidden().is_empty() {
-            return true;
-        }
-        match self.moving_colour() {
-            Some(c) => self
-                .pos
-                .has_move(self.variant.caps(), &self.options, c.into()),
-            None => false,
+        match &self.play {
+            Play::Flip(f) => f.has_legal_action(),
+            Play::Deployed(h) => {
+                let caps = self.variant.caps();
+                h.position()
+                    .has_move(caps, &self.options, h.side(h.to_move()))
+            }
         }
     }
 
     /// The facts the score table looks at, once the game is over.
     pub fn score_facts(&self) -> Option<super::scoring::ScoreFacts> {
-        let outcome = self.outcome?;
+        let outcome = self.outcome()?;
+        let pos = self.position();
         let loser_colour = outcome.loser().and_then(|s| self.colour_of(s));
         let (lost, only_flag) = match loser_colour {
             Some(c) => {
-                let left = self.pos.of_colour(c);
-                let only_flag = left.len() == 1 && self.pos.count(c, Piece::Flag) == 1;
-                (self.pos.lost(c), only_flag)
+                let left = pos.of_colour(c);
+                let only_flag = left.len() == 1 && pos.count(c, Piece::Flag) == 1;
+                (pos.lost(c), only_flag)
             }
             None => (0, false),
         };
@@ -256,8 +297,8 @@ impl Game {
             outcome,
             loser_lost: lost,
             loser_only_flag: only_flag,
-            all_face_up: self.pos.hidden().is_empty(),
-            steps: self.steps,
+            all_face_up: pos.hidden().is_empty(),
+            steps: self.steps(),
         })
     }
 

@@ -3,10 +3,11 @@
 //!
 //! Voters are the seats in play and not in 托管, the offerer aside; defeated and 托管
 //! seats count as agreeing (§5.9 point 10). An offer lapses when an addressee declines
-//! or takes a step without having agreed.
+//! or takes a step without having agreed. 四国 allows one offer per own step; standard
+//! 军棋 any number (its capabilities say which).
 
 use super::step::{Applied, Step, StepError};
-use super::{Ending, HiddenGame, STEPS_BEFORE_RESIGN_OR_DRAW};
+use super::{Ending, HiddenGame};
 use crate::rules::geometry::{Army, Board};
 
 impl<B: Board> HiddenGame<B> {
@@ -40,16 +41,17 @@ impl<B: Board> HiddenGame<B> {
     ) -> Result<(), StepError<B::Place>> {
         match step {
             Step::OfferDraw => {
-                if self.steps < STEPS_BEFORE_RESIGN_OR_DRAW {
+                let needed = self.limits.steps_before_resign_or_draw;
+                if self.steps < needed {
                     return Err(StepError::TooEarly {
-                        needed: STEPS_BEFORE_RESIGN_OR_DRAW,
+                        needed,
                         steps: self.steps,
                     });
                 }
                 if self.draw_offer.is_some() {
                     return Err(StepError::OfferAlreadyOpen);
                 }
-                if self.offered.as_ref()[seat.index()] {
+                if self.caps.draw_offer_once_per_own_step && self.offered.as_ref()[seat.index()] {
                     return Err(StepError::OfferedSinceOwnStep);
                 }
                 self.offered.as_mut()[seat.index()] = true;

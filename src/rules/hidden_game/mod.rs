@@ -16,7 +16,7 @@ mod sight;
 mod step;
 
 use super::geometry::{Army, Board, Each};
-use super::options::Caps;
+use super::options::{Caps, Limits, Variant};
 use super::position::{Position, Side};
 use super::siguo::Alliance;
 use super::{Options, Piece};
@@ -26,10 +26,11 @@ pub use seat_view::SeatView;
 pub use sight::{BoardView, Cell, EventView, Sight, Watcher, cell};
 pub use step::{Applied, Defeat, Step, StepError};
 
-/// Numbers of the rules (RULES §5.4): the same in §4.
-pub const TIMEOUTS_TO_LOSE: u8 = 5;
-pub const QUIET_STEPS_TO_DRAW: u32 = 70;
-pub const STEPS_BEFORE_RESIGN_OR_DRAW: u32 = 40;
+/// Numbers of the rules (RULES §5.4), from 四国's row of the variant table; §4 has
+/// the same.
+pub const TIMEOUTS_TO_LOSE: u8 = Variant::Siguo.limits().timeouts_to_lose;
+pub const QUIET_STEPS_TO_DRAW: u32 = Variant::Siguo.limits().quiet_steps_to_draw;
+pub const STEPS_BEFORE_RESIGN_OR_DRAW: u32 = Variant::Siguo.limits().steps_before_resign_or_draw;
 
 /// How a hidden-piece game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -55,6 +56,7 @@ pub enum Ending {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenGame<B: Board> {
     caps: Caps,
+    limits: Limits,
     options: Options,
     alliance: Alliance,
     /// 友明: allies see each other's pieces (RULES §5.2).
@@ -85,10 +87,10 @@ pub struct HiddenGame<B: Board> {
 }
 
 impl<B: Board> HiddenGame<B> {
-    /// A game on `pos` (every seated army's pieces deployed), the seats of `seated`
-    /// playing and `first` to move. `caps` must be a deploying variant's.
+    /// A game of `variant` on `pos` (every seated army's pieces deployed), the seats
+    /// of `seated` playing and `first` to move. `variant` must be a deploying one.
     pub fn new(
-        caps: Caps,
+        variant: Variant,
         options: Options,
         alliance: Alliance,
         pos: Position<B>,
@@ -100,7 +102,8 @@ impl<B: Board> HiddenGame<B> {
             in_play.as_mut()[s.index()] = true;
         }
         let mut g = HiddenGame {
-            caps,
+            caps: variant.caps(),
+            limits: variant.limits(),
             options,
             alliance,
             allies_visible: false,

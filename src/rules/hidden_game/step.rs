@@ -1,9 +1,7 @@
 //! Applying an action to a hidden-piece game, and the checks after it in the order
 //! RULES §5.4.3 gives.
 
-use super::{
-    Ending, HiddenGame, QUIET_STEPS_TO_DRAW, STEPS_BEFORE_RESIGN_OR_DRAW, TIMEOUTS_TO_LOSE,
-};
+use super::{Ending, HiddenGame};
 use crate::rules::geometry::{Army, Board, PlaceSet};
 use crate::rules::piece::{Combat, Piece, Token};
 use crate::rules::position::AttackRefusal;
@@ -103,6 +101,8 @@ pub struct Applied<B: Board> {
     /// Seats defeated by this action, in the order the checks found them; their
     /// pieces left the board unrevealed, from the stations listed.
     pub defeated: Vec<(B::Army, Defeat, Vec<B::Place>)>,
+    /// The pieces those defeats took off the board, with their identities.
+    pub cleared: Vec<(B::Place, Token<B::Army>)>,
     /// The open draw offer lapsed: an addressee declined or stepped without agreeing.
     pub offer_lapsed: bool,
     pub ending: Option<Ending>,
@@ -118,6 +118,7 @@ impl<B: Board> Applied<B> {
             combat: None,
             flags_shown: Vec::new(),
             defeated: Vec::new(),
+            cleared: Vec::new(),
             offer_lapsed: false,
             ending: None,
         }
@@ -144,9 +145,10 @@ impl<B: Board> HiddenGame<B> {
             return Ok(applied);
         }
         if step == Step::Resign {
-            if self.steps < STEPS_BEFORE_RESIGN_OR_DRAW {
+            let needed = self.limits.steps_before_resign_or_draw;
+            if self.steps < needed {
                 return Err(StepError::TooEarly {
-                    needed: STEPS_BEFORE_RESIGN_OR_DRAW,
+                    needed,
                     steps: self.steps,
                 });
             }
@@ -167,7 +169,7 @@ impl<B: Board> HiddenGame<B> {
                 self.quiet += 1;
                 let t = &mut self.timeouts.as_mut()[seat.index()];
                 *t += 1;
-                if *t >= TIMEOUTS_TO_LOSE {
+                if *t >= self.limits.timeouts_to_lose {
                     self.defeat_seat(seat, Defeat::Timeouts, &mut applied);
                 }
             }
@@ -201,7 +203,7 @@ impl<B: Board> HiddenGame<B> {
         self.lapse_if_addressee(seat, applied);
         // (2) one alliance left, (3) the quiet steps, (4) the next seat's moves.
         if !self.one_alliance_left() {
-            if self.quiet >= QUIET_STEPS_TO_DRAW {
+            if self.quiet >= self.limits.quiet_steps_to_draw {
                 self.ending = Some(Ending::QuietDraw);
             } else {
                 self.pass_turn(seat, applied);
@@ -280,7 +282,9 @@ impl<B: Board> HiddenGame<B> {
     pub(super) fn defeat_seat(&mut self, seat: B::Army, why: Defeat, applied: &mut Applied<B>) {
         let left: Vec<B::Place> = self.pos.of_colour(seat).places().collect();
         for &s in &left {
-            self.pos.take(s);
+            if let Some(t) = self.pos.take(s) {
+                applied.cleared.push((s, t));
+            }
         }
         self.in_play.as_mut()[seat.index()] = false;
         self.defeats.as_mut()[seat.index()] = Some(why);
@@ -291,6 +295,18 @@ impl<B: Board> HiddenGame<B> {
         }
         self.quiet = 0;
         applied.defeated.push((seat, why, left));
+    }
+
+    /// Puts back the pieces that the action which ended the game took off with its
+    /// defeats (`Applied::cleared`), so that the final position shows the last army
+    /// defeated as it stood. Nothing plays on to need the stations clear; two-player
+    /// games show both armies at the end. Does nothing while the game goes on.
+    pub fn restore_cleared(&mut self, cleared: &[(B::Place, Token<B::Army>)]) {
+        if self.ending.is_some() {
+            for &(s, t) in cleared {
+                self.pos.put(s, t);
+            }
+        }
     }
 
     /// After `seat` left play outside its own step (resigned, escaped): the checks from

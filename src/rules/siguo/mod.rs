@@ -1,6 +1,7 @@
 //! Four-player 四国军棋 (RULES §5), built up from its board: the 129 stations, their
-//! connections and straight lines, and where pieces can go over them. The seats, turns,
-//! views and scoring of §5.2–5.9 are to come on top of these.
+//! connections and straight lines, and where pieces can go over them; its tables,
+//! hands, deployment, scoring and 托管 policy. Play itself is the shared hidden-piece
+//! game (`hidden_game`) on this board.
 
 pub mod alliance;
 pub mod board;
@@ -14,11 +15,8 @@ pub mod tuoguan;
 
 use crate::rules::options::{Caps, Variant};
 
-/// What 四国 allows, in the capability table's terms. Play is §4's on this board
-/// (deployed hidden pieces, any enemy piece outside a camp may be attacked, the HQ
-/// lock, passes, the flag shown when the marshal falls: RULES §5.3–5.4), so it is
-/// standard's row until 四国 has its own in `Variant`.
-pub const CAPS: Caps = Variant::Standard.caps();
+/// What 四国 allows: its row of the capability table.
+pub const CAPS: Caps = Variant::Siguo.caps();
 
 pub use alliance::Alliance;
 pub use deploy::{DeployError, DeployView, Deployment4, Violation};

@@ -16,7 +16,8 @@ pub use random::random_arrangement;
 use super::board::area;
 use super::hand::{Hand, Hands};
 use super::options::{FirstMover, SiguoOptions};
-use super::{CAPS, FourPlayer, Seat4, Station};
+use super::{FourPlayer, Seat4, Station};
+use crate::rules::Variant;
 use crate::rules::board::Square;
 use crate::rules::hidden_game::HiddenGame;
 use crate::rules::layout::Layout;
@@ -276,7 +277,7 @@ impl Deployment4 {
             }
         }
         Ok(HiddenGame::new(
-            CAPS,
+            Variant::Siguo,
             options,
             self.options.alliance,
             pos,
