@@ -3,7 +3,7 @@
 
 use crate::rules::board::{SQUARES, Square, SquareSet};
 
-use super::{Action, Game};
+use super::{Action, Game, Play};
 
 /// What `Game::legal_actions` lists, in the same order, without the list: the flips,
 /// then each piece that can move with where it may go, pieces in square order.
@@ -122,17 +122,19 @@ impl Game {
         legal.flips = SquareSet::EMPTY;
         legal.movers = 0;
         legal.len = 0;
-        if self.is_over() {
-            return;
-        }
         let caps = self.variant.caps();
-        let pos = self.position();
-        if caps.deals() {
-            legal.flips = pos.hidden();
-            legal.len = legal.flips.len() as usize;
-        }
-        if let Some(side) = self.moving_side() {
-            pos.for_each_mover(caps, &self.options, side, |from, to| legal.push(from, to));
+        match &self.play {
+            Play::Flip(f) if f.outcome.is_none() => {
+                legal.flips = f.pos.hidden();
+                legal.len = legal.flips.len() as usize;
+                if let Some(c) = f.colour_of(f.to_move) {
+                    f.pos.for_each_mover(caps, &self.options, c.into(), |from, to| {
+                        legal.push(from, to)
+                    });
+                }
+            }
+            Play::Deployed(h) => h.for_each_mover(|from, to| legal.push(from, to)),
+            Play::Flip(_) => {}
         }
     }
 }

@@ -37,12 +37,11 @@ impl Game {
 
     /// The variant's rules for `action`, steps finished, with the time at `at_ms`.
     fn act(&mut self, seat: Seat, action: Action, at_ms: u64) -> Result<Applied, RuleError> {
-        let past_time_limit = self.past_time_limit(at_ms);
         match &mut self.play {
             Play::Flip(f) => {
                 let mut applied = f.act(seat, action)?;
                 if action.is_step() {
-                    f.finish_step(seat, &mut applied, past_time_limit);
+                    f.finish_step(seat, &mut applied, at_ms);
                 }
                 Ok(applied)
             }
@@ -73,19 +72,21 @@ impl Game {
             "{action:?} is not a legal action here"
         );
         let seat = self.to_move;
-        let past_time_limit = self.past_time_limit(self.elapsed_ms);
-        let mut applied = match (&mut self.play, action) {
+        match (&mut self.play, action) {
             (Play::Flip(f), _) => {
                 let mut applied = f.act_listed(action);
-                f.finish_step(seat, &mut applied, past_time_limit);
+                f.finish_step(seat, &mut applied, self.elapsed_ms);
+                applied.outcome = f.outcome;
+                self.to_move = f.to_move;
                 applied
             }
-            (Play::Deployed(h), Action::Move { from, to }) => deployed::act_listed(h, from, to),
+            (Play::Deployed(h), Action::Move { from, to }) => {
+                let applied = deployed::act_listed(h, from, to);
+                self.after(seat, action);
+                applied
+            }
             (Play::Deployed(_), _) => panic!("only moves are listed in a deployed game"),
-        };
-        self.after(seat, action);
-        applied.outcome = self.outcome();
-        applied
+        }
     }
 
     /// The turn after `seat`'s accepted action: a step passes it on (to the other
