@@ -203,6 +203,37 @@ fn any_piece_takes_the_flag_while_mines_remain() {
 }
 
 #[test]
+fn the_losers_army_stays_on_the_board_to_be_shown_at_the_end() {
+    // The shared hidden-piece game clears a defeated seat's pieces (RULES §5.4.2) so
+    // that play goes on without them; in a two-player game nothing goes on, and the
+    // end shows both armies as they stood.
+    let mut g = standard(&format!(
+        "a2 lieutenant red down; a3 flag blue down; a12 mine blue down; {IDLE}"
+    ));
+    g.apply(Seat::South, mv("a2", "a3"), None).unwrap();
+    assert!(g.is_over());
+    let pos = g.position();
+    for (s, piece) in [
+        ("a12", Piece::Mine),
+        ("a8", Piece::Colonel),
+        ("e9", Piece::Major),
+    ] {
+        let t = pos
+            .get(sq(s))
+            .unwrap_or_else(|| panic!("North's {piece} on {s} is gone"));
+        assert_eq!((t.piece, t.colour), (piece, Colour::Blue), "{s}");
+    }
+    assert_eq!(pos.get(sq("a3")).map(|t| t.piece), Some(Piece::Lieutenant));
+    assert_eq!(pos.of_colour(Colour::Blue).len(), 3);
+    let end = View::of(&g, Viewer::Seat(Seat::South));
+    let shown = serde_json::to_string(&end).unwrap();
+    assert!(
+        shown.contains("mine"),
+        "the end shows North's mine: {shown}"
+    );
+}
+
+#[test]
 fn hidden_enemy_pieces_may_be_attacked_except_in_camps() {
     let mut g = standard(&format!(
         "a2 lieutenant red down; a3 marshal blue down; b3 captain blue down; {IDLE}"

@@ -116,7 +116,6 @@ fn effect(a: &hidden_game::Applied<TwoPlayer>) -> Effect {
 /// The shared game's answer in two-player words. When the action ended the game, the
 /// army it defeated goes back on the board as it stood: nothing plays on to need the
 /// stations clear, and a two-player game shows both armies at the end (RULES §4).
-#[inline]
 fn told(h: &mut Deployed, a: hidden_game::Applied<TwoPlayer>, effect: Effect) -> Applied {
     if h.is_over() {
         h.restore_cleared(&a.cleared);

@@ -128,9 +128,10 @@ impl Game {
                 legal.flips = f.pos.hidden();
                 legal.len = legal.flips.len() as usize;
                 if let Some(c) = f.colour_of(f.to_move) {
-                    f.pos.for_each_mover(caps, &self.options, c.into(), |from, to| {
-                        legal.push(from, to)
-                    });
+                    f.pos
+                        .for_each_mover(caps, &self.options, c.into(), |from, to| {
+                            legal.push(from, to)
+                        });
                 }
             }
             Play::Deployed(h) => h.for_each_mover(|from, to| legal.push(from, to)),
