@@ -64,34 +64,7 @@ pub struct HistoryRow {
     pub date: String,
 }
 
-/// An end reason in words; `variant` is `None` where the words must fit either variant
-/// (a filter's choices).
-pub fn reason_text(variant: Option<&str>, code: &str, en: bool) -> String {
-    let zh_en = match (variant, code) {
-        (Some("standard"), "timeouts") => ("超时或不行动五次", "five timeouts or passes"),
-        (Some("standard"), "no_capture_limit") => ("70步未攻击", "70 steps without an attack"),
-        (None, "timeouts") => ("超时判负", "timeouts"),
-        (None, "no_capture_limit") => ("长时间未攻击", "steps without an attack"),
-        (_, code) => reason_words(code),
-    };
-    if en { zh_en.1 } else { zh_en.0 }.to_string()
-}
-
-fn reason_words(code: &str) -> (&str, &str) {
-    match code {
-        "flag" => ("扛旗", "flag captured"),
-        "no_moves" => ("无棋可走", "no legal action"),
-        "timeouts" => ("超时三次", "three timeouts"),
-        "repetition" => ("重复走棋", "repetition"),
-        "resign" => ("认输", "resignation"),
-        "escape" => ("逃跑", "escape"),
-        "agreed" => ("议和", "draw agreed"),
-        "no_capture_limit" => ("80步未攻击", "80 steps without an attack"),
-        "step_limit" => ("300步", "300 steps"),
-        "time_limit" => ("3小时", "3 hours"),
-        other => (other, other),
-    }
-}
+pub use super::reason_text::reason_text;
 
 pub(super) fn date(ms: Option<i64>) -> String {
     ms.and_then(chrono::DateTime::from_timestamp_millis)

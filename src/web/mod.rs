@@ -27,6 +27,7 @@ mod page_cache;
 mod pages;
 mod profile;
 mod rate_clock;
+mod reason_text;
 mod reserved_names;
 pub mod server;
 pub mod sessions;
