@@ -6,8 +6,7 @@
 use super::information::Pool;
 use super::sample::PLACEHOLDER;
 use crate::rules::board::Square;
-use crate::rules::piece::resolve;
-use crate::rules::{Colour, Combat, Options, Piece, Position, Token, Variant};
+use crate::rules::{Colour, Options, Piece, Position, Token, Variant};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Rules {
@@ -43,21 +42,9 @@ impl State {
     /// The position after a legal move by the side to move.
     pub fn play(&self, from: Square, to: Square) -> State {
         let mut next = self.clone();
-        let mover = next.pos.take(from).expect("a legal move has a mover");
-        match next.pos.get(to) {
-            None => next.pos.put(to, mover),
-            Some(d) => {
-                match resolve(mover.piece, d.piece) {
-                    Combat::AttackerWins => next.pos.put(to, mover),
-                    Combat::DefenderWins => {}
-                    Combat::BothRemoved => {
-                        next.pos.take(to);
-                    }
-                }
-                if d.piece == Piece::Flag {
-                    next.winner = Some(mover.colour);
-                }
-            }
+        let (mover, target, _) = next.pos.play_move(from, to);
+        if target.is_some_and(|d| d.piece == Piece::Flag) {
+            next.winner = Some(mover.colour);
         }
         next.to_move = self.to_move.other();
         next

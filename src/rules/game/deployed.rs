@@ -88,11 +88,14 @@ pub(super) fn act(h: &mut Deployed, seat: Seat, action: Action) -> Result<Applie
     }
 }
 
-/// A move listed for the seat to move, without checking it again.
-pub(super) fn act_listed(h: &mut Deployed, from: Square, to: Square) -> Applied {
+/// A move listed for the seat to move, without checking it again or telling what it
+/// did.
+#[inline]
+pub(super) fn act_listed(h: &mut Deployed, from: Square, to: Square) {
     let applied = h.apply_listed(from, to);
-    let effect = effect(&applied);
-    told(h, applied, effect)
+    if h.is_over() {
+        h.restore_cleared(&applied.cleared);
+    }
 }
 
 fn effect(a: &hidden_game::Applied<TwoPlayer>) -> Effect {
@@ -118,6 +121,7 @@ fn effect(a: &hidden_game::Applied<TwoPlayer>) -> Effect {
 /// stations clear, and a two-player game shows both armies at the end (RULES §4).
 fn told(h: &mut Deployed, a: hidden_game::Applied<TwoPlayer>, effect: Effect) -> Applied {
     if h.is_over() {
+        // As `act_listed` does.
         h.restore_cleared(&a.cleared);
     }
     Applied {
