@@ -116,6 +116,9 @@ pub enum Command {
         /// 四国: who is allied (RULES §5.2).
         #[arg(long, value_enum, default_value_t = AllianceArg::Opposite)]
         alliance: AllianceArg,
+        /// 四国: 友明, allies see each other's pieces (the computer too).
+        #[arg(long)]
+        allies_visible: bool,
         #[arg(long, default_value_t = 100)]
         games: u64,
         #[arg(long, default_value_t = 1)]
@@ -218,6 +221,7 @@ pub fn run(cli: Cli) -> ExitCode {
             a,
             b,
             alliance,
+            allies_visible,
             games,
             seed,
             json,
@@ -230,13 +234,13 @@ pub fn run(cli: Cli) -> ExitCode {
                 VariantArg::Flip => two(Variant::Flip),
                 VariantArg::Standard => two(Variant::Standard),
                 VariantArg::Siguo => {
-                    let report = crate::engine::siguo::arena::run(
-                        alliance.into(),
-                        [a; 2],
-                        [b; 2],
-                        games,
-                        seed,
-                    );
+                    let table = crate::selfplay_siguo::Table {
+                        alliance: alliance.into(),
+                        seats: 4,
+                        allies_visible,
+                    };
+                    let report =
+                        crate::engine::siguo::arena::run(table, [a; 2], [b; 2], games, seed);
                     print_report(json, &report, || report.to_text());
                 }
             }

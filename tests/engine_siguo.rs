@@ -7,6 +7,7 @@ use junqi::engine::siguo::arena::{self, apply_and_tell};
 use junqi::engine::siguo::beliefs::kind_bit;
 use junqi::engine::siguo::{SeatInfo, choose, decide};
 use junqi::engine::{Level, Player};
+use junqi::rules::geometry::PlaceSet;
 use junqi::rules::hidden_game::{HiddenGame, Step};
 use junqi::rules::siguo::board::neighbours;
 use junqi::rules::siguo::{Alliance, FourPlayer, Seat4, Station};
@@ -17,6 +18,13 @@ use rand::rngs::StdRng;
 use std::collections::BTreeMap;
 
 type Four = HiddenGame<FourPlayer>;
+
+/// 对家 for four, 友明 off.
+const OPPOSITE: Table = Table {
+    alliance: Alliance::Opposite,
+    seats: 4,
+    allies_visible: false,
+};
 
 fn st(name: &str) -> Station {
     name.parse().unwrap()
@@ -269,10 +277,48 @@ fn hard_pairs_beat_random_pairs() {
         if i % 2 == 1 {
             players.rotate_left(1);
         }
-        let g = arena::play(Alliance::Opposite, players, 3, i, &mut think);
+        let g = arena::play(OPPOSITE, players, 3, i, &mut think);
         won += Seat4::ALL
             .into_iter()
             .any(|s| players[s.index()] == hard && g.won(s)) as u32;
     }
     assert_eq!(won, 2, "困难 pairs won {won} of 2");
+}
+
+#[test]
+fn under_allies_visible_the_computer_knows_its_allys_pieces_and_only_then() {
+    // 友明 (RULES §5.2): the ally's pieces are in the seat's view, so the computer
+    // holds each as exactly what it is; without it the ally's pieces are guesses
+    // bounded by where they stand, like an enemy's.
+    use Seat4::*;
+    for allies_visible in [true, false] {
+        let table = Table {
+            allies_visible,
+            ..OPPOSITE
+        };
+        let g = new_game(table, &mut StdRng::seed_from_u64(5));
+        let info = SeatInfo::new(g.seat_view(South));
+        let pinned = |seat: Seat4| {
+            let stations: Vec<Station> = g.position().of_colour(seat).places().collect();
+            assert_eq!(stations.len(), 25);
+            stations
+                .iter()
+                .filter(|&&s| {
+                    let truth = g.position().get(s).unwrap().piece;
+                    info.beliefs().at(s).unwrap().kinds == kind_bit(truth)
+                })
+                .count()
+        };
+        // Only a flag in a headquarters' pair can be narrowed to one kind by where it
+        // stands; an enemy's pieces are never all pinned.
+        assert!(pinned(East) < 25, "an enemy's pieces are guesses");
+        if allies_visible {
+            assert_eq!(pinned(North), 25, "友明: every ally piece is known exactly");
+        } else {
+            assert!(
+                pinned(North) < 25,
+                "without 友明 the ally's pieces are guesses"
+            );
+        }
+    }
 }

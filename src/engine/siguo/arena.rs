@@ -96,6 +96,8 @@ impl ThinkTime {
 pub struct Report {
     pub variant: &'static str,
     pub alliance: Alliance,
+    /// 友明: allies see each other's pieces, and so does the computer.
+    pub allies_visible: bool,
     pub team_a: [&'static str; 2],
     pub team_b: [&'static str; 2],
     pub games: u64,
@@ -115,8 +117,10 @@ pub struct Report {
     pub seconds: f64,
 }
 
-/// Plays `games` games of team `a` (two players) against team `b` from `seed`.
-pub fn run(alliance: Alliance, a: [Player; 2], b: [Player; 2], games: u64, seed: u64) -> Report {
+/// Plays `games` games of team `a` (two players) against team `b` from `seed`, with
+/// the alliance and 友明 of `table` (four seats).
+pub fn run(table: Table, a: [Player; 2], b: [Player; 2], games: u64, seed: u64) -> Report {
+    let alliance = table.alliance;
     let start = Instant::now();
     let (mut a_wins, mut b_wins, mut draws, mut unfinished, mut steps) = (0, 0, 0, 0, 0u64);
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
@@ -133,7 +137,7 @@ pub fn run(alliance: Alliance, a: [Player; 2], b: [Player; 2], games: u64, seed:
                 b[ib - 1]
             }
         });
-        let game = play(alliance, players, seed, i, &mut think);
+        let game = play(table, players, seed, i, &mut think);
         steps += game.steps() as u64;
         let a_won = Seat4::ALL
             .into_iter()
@@ -168,6 +172,7 @@ pub fn run(alliance: Alliance, a: [Player; 2], b: [Player; 2], games: u64, seed:
     Report {
         variant: "siguo",
         alliance,
+        allies_visible: table.allies_visible,
         team_a: a.map(Player::name),
         team_b: b.map(Player::name),
         games,
@@ -187,19 +192,15 @@ pub fn run(alliance: Alliance, a: [Player; 2], b: [Player; 2], games: u64, seed:
     }
 }
 
-/// One game, `players` by seat; every decision's time goes to its player's list.
+/// One game at `table` (four seats), `players` by seat; every decision's time goes to
+/// its player's list.
 pub fn play(
-    alliance: Alliance,
+    table: Table,
     players: [Player; 4],
     seed: u64,
     index: u64,
     think: &mut BTreeMap<&'static str, Vec<f64>>,
 ) -> HiddenGame<FourPlayer> {
-    let table = Table {
-        alliance,
-        seats: 4,
-        allies_visible: false,
-    };
     // Both games of a pair share their layouts and first mover.
     let mut setup = StdRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index / 2));
     let mut game = new_game(table, &mut setup);
@@ -235,9 +236,10 @@ pub fn play(
 impl Report {
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "{} games of siguo ({:?}): A = {} against B = {}, seed {}, {:.1} s\n",
+            "{} games of siguo ({:?}{}): A = {} against B = {}, seed {}, {:.1} s\n",
             self.games,
             self.alliance,
+            if self.allies_visible { ", 友明" } else { "" },
             self.team_a.join("+"),
             self.team_b.join("+"),
             self.seed,
