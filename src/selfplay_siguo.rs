@@ -82,20 +82,22 @@ pub fn new_game_with<R: CryptoRng + ?Sized>(
 
 /// Plays `game` out with uniformly chosen moves; returns the steps played.
 pub(crate) fn play_out(game: &mut HiddenGame<FourPlayer>, chooser: &mut Chooser) -> u64 {
-    let mut movers: Vec<(Station, StationSet)> = Vec::with_capacity(25);
+    // Each mover's count kept beside its destinations rather than counted again when
+    // choosing (see `StationSet::len` for what the two saved).
+    let mut movers: Vec<(Station, StationSet, usize)> = Vec::with_capacity(25);
     let mut steps = 0;
     while !game.is_over() {
         movers.clear();
         let mut total = 0;
         game.for_each_mover(|from, to| {
-            total += to.len() as usize;
-            movers.push((from, to));
+            let n = to.len() as usize;
+            total += n;
+            movers.push((from, to, n));
         });
         let mut k = chooser.below(total);
         let (from, to) = movers
             .iter()
-            .find_map(|&(from, to)| {
-                let n = to.len() as usize;
+            .find_map(|&(from, to, n)| {
                 if k < n {
                     Some((from, to.places().nth(k).expect("k is below the count")))
                 } else {

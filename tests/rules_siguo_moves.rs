@@ -61,6 +61,32 @@ fn the_fast_tables_agree_with_the_board() {
     assert_eq!(tb.headquarters().len(), 8);
 }
 
+#[test]
+fn station_sets_count_iterate_and_complement_by_station() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for round in 0..400 {
+        let set = random_set(&mut rng, (round % 11) as f64 / 10.0);
+        let listed: Vec<Station> = set.iter().collect();
+        let expected: Vec<Station> = Station::all().filter(|&s| set.contains(s)).collect();
+        assert_eq!(listed, expected, "in station order");
+        assert_eq!(set.len() as usize, expected.len(), "count");
+        assert_eq!(set.is_empty(), expected.is_empty());
+        let rest = !set;
+        assert_eq!(
+            rest.iter().collect::<Vec<_>>(),
+            Station::all()
+                .filter(|&s| !set.contains(s))
+                .collect::<Vec<_>>(),
+            "the complement holds the other stations and nothing past them"
+        );
+        assert_eq!(set.len() + rest.len(), 129);
+        assert_eq!(!rest, set);
+    }
+    let all: StationSet = Station::all().collect();
+    assert_eq!(all.len(), 129);
+    assert_eq!(!StationSet::EMPTY, all);
+}
+
 /// A random position: each seat's 25 pieces scattered over its own area and the 九宫
 /// and beyond, some stations left empty, every piece hidden as in play.
 fn random_position(rng: &mut StdRng) -> Four {

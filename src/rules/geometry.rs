@@ -105,6 +105,16 @@ pub trait Geometry: Send + Sync + 'static {
     fn neighbours(&self, p: Self::Place) -> Self::Set;
     /// Those of `candidates` with a neighbour in `set`.
     fn next_to(&self, candidates: Self::Set, set: Self::Set) -> Self::Set;
+    /// Whether `next_to` is a few word operations for a whole set (the two-player
+    /// board's shifts) rather than a loop over the candidates (四国's). The move
+    /// generator sifts out movers without a move up front only when it is.
+    const NEXT_TO_BY_SHIFTS: bool;
+    /// Whether any of `candidates` has a neighbour in `set`: `next_to` that may stop
+    /// at the first one found.
+    #[inline]
+    fn any_next_to(&self, candidates: Self::Set, set: Self::Set) -> bool {
+        !self.next_to(candidates, set).is_empty()
+    }
     /// Stations a piece slides on: the railway.
     fn rail(&self) -> Self::Set;
     fn camps(&self) -> Self::Set;

@@ -503,16 +503,30 @@ impl<B: Board> Position<B> {
         let open = !self.occupied;
         let (allow_any, allow_plain) = (open | targets.any, open | targets.plain);
         let check_suicide = options.no_suicide && caps.guarded_attacks;
-        let movers = if check_suicide {
-            self.movers_on(tb, caps, side.army)
-        } else {
+        // Where `next_to` is a loop over the movers (四国), sifting them first walks
+        // them twice: each mover's neighbours are tested as it comes instead. This and
+        // `any_next_to` in `has_move`: 四国 self-play 3,875 → 3,599 instructions per
+        // action (callgrind), nearly all of it in `has_move`.
+        let sift = B::Geometry::NEXT_TO_BY_SHIFTS && !check_suicide;
+        let movers = if sift {
             self.movers_with_moves(tb, caps, side.army, allow_any, allow_plain)
+        } else {
+            self.movers_on(tb, caps, side.army)
         };
         let rail = tb.rail();
         for from in movers.places() {
-            // The station's bit, worked out once for three sets.
+            // The station's bit, worked out once for four sets.
             let here = B::Set::probe(from);
+            let allow = if self.sappers.hits(here) {
+                allow_any
+            } else {
+                allow_plain
+            };
             let mut reach = tb.neighbours(from);
+            // No move to a neighbour, no move at all (see `movers_with_moves`).
+            if !B::Geometry::NEXT_TO_BY_SHIFTS && (reach & allow).is_empty() {
+                continue;
+            }
             if rail.hits(here) {
                 reach |= if self.engineers.hits(here) {
                     tb.flight_reach(from, self.occupied)
@@ -520,11 +534,6 @@ impl<B: Board> Position<B> {
                     tb.slide_reach(from, self.occupied)
                 };
             }
-            let allow = if self.sappers.hits(here) {
-                allow_any
-            } else {
-                allow_plain
-            };
             let mut to = reach & allow;
             if check_suicide {
                 let t = self.get(from).expect("a mover stands on its square");
@@ -563,7 +572,7 @@ impl<B: Board> Position<B> {
         let tb = B::geometry();
         let movers = self.movers_on(tb, caps, side.army);
         // A step into an empty neighbour is always legal, and most positions have one.
-        if !tb.next_to(movers, !self.occupied).is_empty() {
+        if tb.any_next_to(movers, !self.occupied) {
             return true;
         }
         let targets = self.targets(tb, caps, side);

@@ -212,6 +212,7 @@ fn build() -> Tables {
 impl Geometry for Tables {
     type Place = Square;
     type Set = SquareSet;
+    const NEXT_TO_BY_SHIFTS: bool = true;
 
     #[inline]
     fn kind(&self, p: Square) -> StationKind {

@@ -122,6 +122,7 @@ fn station(i: usize) -> Station {
 impl Geometry for Tables {
     type Place = Station;
     type Set = StationSet;
+    const NEXT_TO_BY_SHIFTS: bool = false;
 
     fn kind(&self, p: Station) -> StationKind {
         self.kind[p.index()]
@@ -139,6 +140,12 @@ impl Geometry for Tables {
             }
         }
         out
+    }
+    #[inline]
+    fn any_next_to(&self, candidates: StationSet, set: StationSet) -> bool {
+        candidates
+            .iter()
+            .any(|s| !(self.neighbours[s.index()] & set).is_empty())
     }
     #[inline]
     fn rail(&self) -> StationSet {

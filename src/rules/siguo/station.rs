@@ -230,8 +230,11 @@ impl FromStr for Station {
 /// with four words every station's word index (its `u8` over 64) is in bounds by type,
 /// so no access is bounds-checked. Three words, each access checked, cost 四国
 /// self-play 70 more instructions per action (3,944 against 3,874, callgrind).
+///
+/// Every set holds stations only: word 2 holds at most station 128 (its bit 0) and word
+/// 3 nothing, `!` included, so that counting needs no masking.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct StationSet([u64; 4]);
+pub struct StationSet(pub(super) [u64; 4]);
 
 impl StationSet {
     pub const EMPTY: StationSet = StationSet([0; 4]);
@@ -245,44 +248,62 @@ impl StationSet {
     pub fn remove(&mut self, s: Station) {
         self.0[s.index() / 64] &= !(1 << (s.index() % 64));
     }
+    /// Without a `popcnt` instruction (the build targets plain x86-64) each word's
+    /// count is a dozen operations: the two full words are summed half way through,
+    /// before their bytes are added up, and word 2 is its one bit. This and counting
+    /// each mover's destinations once in self-play (instead of three words apart, twice):
+    /// 四国 self-play 3,599 → 3,166 instructions per action (callgrind).
     pub fn len(self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+        const M1: u64 = 0x5555_5555_5555_5555;
+        const M2: u64 = 0x3333_3333_3333_3333;
+        const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+        let pairs = |w: u64| w - ((w >> 1) & M1);
+        let nibbles = |w: u64| (w & M2) + ((w >> 2) & M2);
+        // Each nibble holds at most 4 + 4, each byte then at most 16, the sum 128.
+        let both = nibbles(pairs(self.0[0])) + nibbles(pairs(self.0[1]));
+        let bytes = (both & M4) + ((both >> 4) & M4);
+        (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32 + self.0[2] as u32
     }
     pub fn is_empty(self) -> bool {
-        self.0[0] | self.0[1] | self.0[2] | self.0[3] == 0
+        self.0[0] | self.0[1] | self.0[2] == 0
     }
     pub fn union(self, other: StationSet) -> StationSet {
         self | other
     }
     pub fn iter(self) -> StationIter {
         StationIter {
-            words: self.0,
-            word: 0,
+            bits: self.0[0],
+            base: 0,
+            rest: [self.0[1], self.0[2]],
         }
     }
 }
 
-/// A set's stations in index order, a word at a time.
+/// A set's stations in index order, a word at a time: the word being read kept apart
+/// from the ones to come, so that it can stay in a register (四国 self-play 3,166 →
+/// 2,967 instructions per action against indexing an array of the four each time).
 pub struct StationIter {
-    words: [u64; 4],
-    word: usize,
+    bits: u64,
+    /// The index of the word's bit 0.
+    base: u8,
+    rest: [u64; 2],
 }
 
 impl Iterator for StationIter {
     type Item = Station;
     #[inline]
     fn next(&mut self) -> Option<Station> {
-        // The fourth word is always empty: stations end at 128.
-        while self.word < 3 {
-            let w = &mut self.words[self.word];
-            if *w != 0 {
-                let i = w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                return Some(Station((self.word * 64 + i) as u8));
+        while self.bits == 0 {
+            // Words 1 and 2 follow word 0; word 3 is always empty.
+            if self.base >= 128 {
+                return None;
             }
-            self.word += 1;
+            self.base += 64;
+            self.bits = self.rest[(self.base / 64 - 1) as usize & 1];
         }
-        None
+        let i = self.bits.trailing_zeros() as u8;
+        self.bits &= self.bits - 1;
+        Some(Station(self.base + i))
     }
 }
 
@@ -316,8 +337,8 @@ impl std::ops::Not for StationSet {
     type Output = StationSet;
     #[inline]
     fn not(self) -> StationSet {
-        // The fourth word holds no station and stays empty.
-        StationSet([!self.0[0], !self.0[1], !self.0[2], 0])
+        // Stations only: word 2 has one, word 3 none.
+        StationSet([!self.0[0], !self.0[1], !self.0[2] & 1, 0])
     }
 }
 
