@@ -362,22 +362,20 @@ impl Record {
                 quoted(format)
             )));
         }
-        let variant = match str_field(obj, "variant")? {
-            name if let Some(v) = Variant::from_name(name)
-                && v.caps().two_player() =>
-            {
-                v
-            }
-            name if Variant::from_name(name).is_some() => {
+        let name = str_field(obj, "variant")?;
+        let variant = match Variant::from_name(name) {
+            Some(v) if v.caps().two_player() => v,
+            Some(v) => {
                 return Err(RecordError::field(format!(
-                    "variant {name} is a four-player game, whose record has seats and \
-                     options (read by `AnyRecord`)"
+                    "variant {} is a four-player game, whose record has seats and \
+                     options (read by `AnyRecord`)",
+                    v.name()
                 )));
             }
-            other => {
+            None => {
                 return Err(RecordError::field(format!(
                     "unknown variant {} (flip, standard or siguo)",
-                    quoted(other)
+                    quoted(name)
                 )));
             }
         };
