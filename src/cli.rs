@@ -66,6 +66,12 @@ pub struct ServeArgs {
     /// thinking less rather than waiting.
     #[arg(long, env = "JUNQI_THINK_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub think_threads: u64,
+    /// The soonest, in ms, the computer answers a person's action, so that the person
+    /// sees their own move arrive first (as with a person across the table). Each
+    /// answer waits between this and half as long again, never past its clock. 0 for
+    /// tests that play the computer through many moves.
+    #[arg(long, env = "JUNQI_COMPUTER_PACE_MS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=5_000))]
+    pub computer_pace_ms: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -351,6 +357,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         rate_limits: !args.no_rate_limits,
         frozen_rate_clock: args.frozen_rate_clock,
         think_threads: args.think_threads as usize,
+        computer_pace: std::time::Duration::from_millis(args.computer_pace_ms),
     };
     match actix_web::rt::System::new().block_on(crate::web::server::run(config)) {
         Ok(()) => ExitCode::SUCCESS,

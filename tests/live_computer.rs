@@ -28,6 +28,7 @@ db_tests! {
     restart_mid_game_resumes => restart_mid_game_resumes_sqlite, restart_mid_game_resumes_postgres;
     casual_only_and_capped => casual_only_and_capped_sqlite, casual_only_and_capped_postgres;
     rematches_count_against_the_cap => rematches_count_against_the_cap_sqlite, rematches_count_against_the_cap_postgres;
+    answers_only_after_the_persons_move_was_seen => answers_only_after_the_persons_move_was_seen_sqlite, answers_only_after_the_persons_move_was_seen_postgres;
 }
 
 /// The person's play: the goal-directed attacker of the other live tests (it may pass
@@ -592,4 +593,41 @@ async fn rematches_count_against_the_cap(db: TestDb) {
         .act_err("rematch", Value::Null, "too_many_computer_games")
         .await;
     assert_eq!(computer_games_running(&h, "rematcher"), 3);
+}
+
+/// (8) The computer's answer waits until the person has seen their own move arrive (the
+/// server's pace, here 700 ms): never sooner than the pace after the person's action
+/// was sent, and still a flip or move of its own rather than a timeout.
+async fn answers_only_after_the_persons_move_was_seen(db: TestDb) {
+    const PACE: std::time::Duration = std::time::Duration::from_millis(700);
+    let h = Harness::start_args(db, &["--computer-pace-ms", "700"]);
+    let mut rng = Rng::new(8);
+    let mut c = h.player("paced").await;
+    let id = start(&mut c, "flip", 30, "easy").await;
+    let mut t = VsComputer::seat(&h, c, &id).await;
+    let mut choose = person(&mut rng);
+    t.until_my_turn().await;
+    let mut answers = 0;
+    while answers < 3 && !t.game.is_over() {
+        let action = choose(&t.game);
+        let sent = std::time::Instant::now();
+        t.play(action).await;
+        let (ev, acted) = t.next_event().await;
+        let after = sent.elapsed();
+        let Some((seat, _)) = acted else {
+            continue;
+        };
+        assert_eq!(seat, t.computer(), "the computer answers: {ev}");
+        assert!(
+            ["flip", "move"].contains(&ev["d"]["kind"].as_str().unwrap_or("")),
+            "a step of its own, not a timeout: {ev}"
+        );
+        assert!(
+            after >= PACE,
+            "answered {after:?} after the person's action, before the pace"
+        );
+        answers += 1;
+        t.until_my_turn().await;
+    }
+    assert_eq!(answers, 3, "three answers were timed");
 }

@@ -139,6 +139,7 @@ mod tests {
                 deploy_seconds: 120,
                 open_game_idle: Duration::from_secs(300),
                 think_threads: 1,
+                computer_pace: Duration::ZERO,
             },
         );
         let creator = {

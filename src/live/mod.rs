@@ -47,6 +47,8 @@ pub struct LiveConfig {
     pub open_game_idle: Duration,
     /// Threads of the computer's thinking pool.
     pub think_threads: usize,
+    /// The soonest the computer answers a person's action (`computer::play::paced`).
+    pub computer_pace: Duration,
 }
 
 pub use outbox::{Behind, Inbox, Outbox, outbox};

@@ -152,6 +152,7 @@ mod tests {
             deploy_seconds: 120,
             open_game_idle: Duration::from_secs(300),
             think_threads: 1,
+            computer_pace: Duration::ZERO,
         };
         let cache = web::Data::new(PageCache::default());
         let app = test::init_service(

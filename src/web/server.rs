@@ -31,6 +31,7 @@ pub struct ServeConfig {
     pub rate_limits: bool,
     /// Threads of the computer's thinking pool.
     pub think_threads: usize,
+    pub computer_pace: std::time::Duration,
     /// Tests only: the limits' clock stands still until `POST /test/rate-clock`.
     pub frozen_rate_clock: bool,
 }
@@ -147,6 +148,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             deploy_seconds: config.deploy_seconds,
             open_game_idle: config.open_game_idle,
             think_threads: config.think_threads,
+            computer_pace: config.computer_pace,
         },
     );
     // The computer players' accounts, before any game can ask for them. A name a

@@ -5,7 +5,7 @@
 //
 //   const board = new BoardView(svg, boardJson, {flipped: false});
 //   board.render(cells, {selected, dests, warn, last, path, actionable, named, marks, bad});
-//   board.animate({route, mover, combat});   // after render: slide along the route
+//   board.animate({route, mover, combat});   // slide along the route; returns its ms
 //   board.onSquareClick((square) => …);
 //
 // Every station has one <g data-square="c3"> holding the tap target, the piece and the
@@ -66,6 +66,8 @@ export function squareOrder(a, b) {
 /** Slides are quick: a station every 70 ms, never more than half a second in all. */
 const STEP_MS = 70;
 const MAX_SLIDE_MS = 500;
+/** A slide while later events wait: visibly shortened rather than skipped. */
+const QUICK_SLIDE_MS = 140;
 
 export class BoardView {
   /**
@@ -95,6 +97,11 @@ export class BoardView {
     this.pathLayer = null;
     /** @type {SVGElement|null} */
     this.animLayer = null;
+    // The squares whose piece is still on its way there: every render in the meantime
+    // (a clock tick, a presence message) draws them hidden, so the board never shows the
+    // moved piece twice, at its destination and sliding.
+    /** @type {Set<string>} */
+    this.arriving = new Set();
     svg.setAttribute('viewBox', '0 0 ' + WIDTH + ' ' + HEIGHT);
     svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
     svg.classList.add('jq-board');
@@ -315,7 +322,10 @@ export class BoardView {
       g.classList.toggle('is-occupied', !!cell);
       g.classList.toggle('is-bad', bad.has(sq));
       if (isLast) R(5, 'hl-last', g, 11);
-      if (cell) this.drawPiece(g, cell, !!h.named, Object.prototype.hasOwnProperty.call(marks, sq) ? marks[sq] : null);
+      if (cell) {
+        const pg = this.drawPiece(g, cell, !!h.named, Object.prototype.hasOwnProperty.call(marks, sq) ? marks[sq] : null);
+        if (this.arriving.has(sq)) pg.classList.add('is-arriving');
+      }
       if (bad.has(sq)) {
         // Breaks a deployment rule (the server said so): a red dashed frame and a "!".
         R(5, 'hl-bad', g, 11);
@@ -358,43 +368,61 @@ export class BoardView {
   }
 
   /**
-   * Shows what just happened, on a board already drawn in its new position: the mover
-   * slides along the route the server sent, and the square where a piece was lost
-   * flashes. Skipped when the viewer asked the system for less motion.
+   * Shows what just happened, on a board drawn (now or later) in its new position: the
+   * mover slides along the route the server sent while the piece at its destination is
+   * drawn hidden, and the square where a piece was lost flashes. Skipped when the viewer
+   * asked the system for less motion. `quick` shortens the slide (events are waiting).
+   * Returns how long it lasts, in ms (0: nothing to wait for).
    * @param {{route?: string[]|null, mover?: Cell|null, combat?: string|null, at?: string|null}} what
+   * @param {{quick?: boolean}} [opts]
    */
-  animate(what) {
+  animate(what, opts) {
     const reduce = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     const route = what.route;
     if (what.at) this.flash(what.at, 'flash-flip');
-    if (!Array.isArray(route) || route.length < 2) return;
+    if (!Array.isArray(route) || route.length < 2) return 0;
     const to = route[route.length - 1];
     const lossAt = what.combat ? to : null;
     if (reduce || !what.mover || !this.animLayer || typeof Element.prototype.animate !== 'function') {
       if (lossAt) this.flash(lossAt, 'flash-loss');
-      return;
+      return 0;
     }
     const layer = this.animLayer;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
-    const ghost = svgEl('g', { class: 'ghost' }, layer);
+    this.arriving.clear();
+    for (const pg of this.svg.querySelectorAll('.piece.is-arriving')) pg.classList.remove('is-arriving');
+    const ghost = svgEl('g', { class: 'ghost', 'data-to': to }, layer);
     this.drawPiece(ghost, what.mover, !!this.hl.named, null);
     const self = this;
     const pts = route.map(function (sq) { return self.position(sq); });
     const frames = pts.map(function (p) { return { transform: 'translate(' + p.x + 'px,' + p.y + 'px)' }; });
-    const duration = Math.min(MAX_SLIDE_MS, STEP_MS * (route.length - 1) + 80);
-    // The piece that now stands on the destination waits until the slide arrives.
-    const dest = this.groups[to];
-    const standing = dest ? dest.querySelector('.piece') : null;
-    const hideStanding = standing && what.combat !== 'defender_wins';
-    if (hideStanding && standing) standing.classList.add('is-arriving');
+    const full = Math.min(MAX_SLIDE_MS, STEP_MS * (route.length - 1) + 80);
+    const duration = opts && opts.quick ? Math.min(full, QUICK_SLIDE_MS) : full;
+    // The piece that stands on the destination (the mover, unless the defender held)
+    // waits until the slide arrives.
+    const hide = what.combat !== 'defender_wins';
+    if (hide) {
+      this.arriving.add(to);
+      const dest = this.groups[to];
+      const standing = dest ? dest.querySelector('.piece') : null;
+      if (standing) standing.classList.add('is-arriving');
+    }
     const anim = ghost.animate(frames, { duration: duration, easing: 'ease-in-out', fill: 'forwards' });
+    let ended = false;
     const done = function () {
-      if (standing) standing.classList.remove('is-arriving');
+      if (ended) return;
+      ended = true;
+      if (hide && self.arriving.delete(to)) {
+        const dest = self.groups[to];
+        const standing = dest ? dest.querySelector('.piece') : null;
+        if (standing) standing.classList.remove('is-arriving');
+      }
       ghost.remove();
       if (lossAt) self.flash(lossAt, 'flash-loss');
     };
     anim.onfinish = done;
     anim.oncancel = done;
+    return duration;
   }
 
   /**

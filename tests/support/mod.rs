@@ -261,6 +261,12 @@ impl Server {
                 &deploy_seconds.to_string(),
             ])
             .args(&extra)
+            // The computer answers at once unless a test asks for its pace: many tests
+            // play it through whole games.
+            .args(
+                (!extra.iter().any(|f| f.starts_with("--computer-pace-ms")))
+                    .then_some("--computer-pace-ms=0"),
+            )
             .env("RUST_LOG", "info")
             .env_remove("JUNQI_TRUST_PROXY")
             .env_remove("JUNQI_NO_RATE_LIMITS")

@@ -36,6 +36,16 @@ const ANSWER_CAP: Duration = Duration::from_millis(500);
 /// time on a busy machine.
 const CLOCK_PART: u64 = 3;
 
+/// How long the person's own action has to be seen before the computer answers it:
+/// from `pace` (the server's `--computer-pace-ms`) to half as long again, drawn for each
+/// answer as a person's answers vary, and never past the answer's due time. The engine
+/// answers in about 40 ms; without this the person's slide (up to 0.5 s) was cut short
+/// by the answer and a capture caption replaced after 16–19 ms.
+fn paced(pace: Duration, due: Option<Duration>) -> Duration {
+    let drawn = pace.mul_f64(1.0 + rand::random::<f64>() / 2.0);
+    due.map_or(drawn, |d| drawn.min(d))
+}
+
 /// How long the computer may think about what it has to decide, and by when (from
 /// the action clock) the answer is due.
 struct Wanted {
@@ -110,6 +120,8 @@ impl Task {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let tx = me.clone();
+        let not_before = Instant::now() + paced(self.hub.config().computer_pace, wanted.due);
+        let runtime = tokio::runtime::Handle::current();
         self.hub.thinkers().ask(Question {
             info: info.clone(),
             level: c.level,
@@ -119,7 +131,18 @@ impl Task {
             stop: stop.clone(),
             answer: Box::new(move |decision| {
                 // The task may have ended meanwhile: then nobody waits for this.
-                let _ = tx.send(Cmd::Computer { version, decision });
+                let answer = Cmd::Computer { version, decision };
+                match not_before.checked_duration_since(Instant::now()) {
+                    Some(wait) if !wait.is_zero() => {
+                        runtime.spawn(async move {
+                            tokio::time::sleep(wait).await;
+                            let _ = tx.send(answer);
+                        });
+                    }
+                    _ => {
+                        let _ = tx.send(answer);
+                    }
+                }
             }),
         });
         c.asked = Some(Asked { version, stop });

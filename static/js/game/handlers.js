@@ -4,6 +4,7 @@
 // empties one), counters are replaced by `status`, tallies by `tallies`, the legal
 // actions by `legal`. Anything an event does not carry that the page would need (an old
 // server's event without `board`) is fetched whole again rather than worked out here.
+import { show } from './pacing.js';
 import { store, view, mySeat, game } from './state.js';
 
 /** @typedef {import('../messages.js').GameEvent} GameEvent */
@@ -20,8 +21,12 @@ export const hooks = {
   render: function () {},
   /** Ask the server for a whole state again. @type {(fresh: boolean) => void} */
   resync: function (fresh) { void fresh; },
-  /** A step or other event was applied (log line, animation, sound). @type {(ev: GameEvent) => void} */
-  event: function (ev) { void ev; },
+  /**
+   * A step or other event was applied (log line, animation, caption, sound); answers how
+   * many ms the board needs to show it. `quick`: more wait, show it shortened.
+   * @type {(ev: GameEvent, quick: boolean) => number}
+   */
+  event: function (ev, quick) { void ev; void quick; return 0; },
   /** A fresh state arrived. @type {(first: boolean) => void} */
   state: function (first) { void first; },
   /** The colours were just decided. @type {() => void} */
@@ -115,24 +120,28 @@ function lastOf(d) {
   return null;
 }
 
-/** @param {GameEvent} d */
-function onEvent(d) {
+/**
+ * @param {GameEvent} d
+ * @param {boolean} quick
+ * @returns {number} how long the board needs to show it, in ms
+ */
+function onEvent(d, quick) {
   const S = store.S;
   const v = view();
-  if (!S) return;
+  if (!S) return 0;
   const kind = d.kind;
   if (kind === 'rematch_offer' && d.seat) S.rematch[d.seat] = true;
   if (kind === 'rematch' && d.next) {
     S.rematch.next = d.next;
-    hooks.event(d);
+    hooks.event(d, quick);
     // It happened while this page was open: a player goes along to the new game.
     if (mySeat()) hooks.follow(d.next);
     hooks.render();
-    return;
+    return 0;
   }
   if (!v) {
     if (QUIET_KINDS.indexOf(kind) < 0) hooks.resync(true);
-    return;
+    return 0;
   }
   const step = STEP_KINDS.indexOf(kind) >= 0;
   if ((step && (kind === 'flip' || kind === 'move') && !d.board) || (!d.status && QUIET_KINDS.indexOf(kind) < 0 && !d.result)) {
@@ -141,7 +150,7 @@ function onEvent(d) {
     const l = lastOf(d);
     if (l) store.last = l;
     hooks.resync(true);
-    return;
+    return 0;
   }
   if (d.board) {
     for (const sq of Object.keys(d.board)) {
@@ -191,23 +200,35 @@ function onEvent(d) {
     }
     store.clock = null;
   }
-  hooks.event(d);
-  if (!hadColours && v.colours) hooks.colours();
+  // Drawn first, then animated: the board shows the new position once, with the moved
+  // piece hidden at its destination until its slide arrives.
   hooks.render();
+  const ms = hooks.event(d, quick);
+  if (!hadColours && v.colours) hooks.colours();
+  return ms;
 }
 
 /** @type {Record<string, (msg: any) => void>} */
 export const HANDLERS = {
-  state: function (msg) { onState(msg.v, msg.d); },
+  // States and events are shown in order, each after the one before it has been seen
+  // (pacing.js); the version checks run when each is shown.
+  state: function (msg) {
+    show(msg, function (m) {
+      onState(m.v, m.d);
+      return 0;
+    }, true);
+  },
   event: function (msg) {
-    if (!store.haveState || typeof msg.v !== 'number') return;
-    if (msg.v <= store.version) return; // already applied
-    if (msg.v !== store.version + 1) {
-      hooks.resync(false); // a gap: catch up with ?v=
-      return;
-    }
-    store.version = msg.v;
-    onEvent(msg.d || { kind: '' });
+    show(msg, function (m, quick) {
+      if (!store.haveState || typeof m.v !== 'number') return 0;
+      if (m.v <= store.version) return 0; // already applied
+      if (m.v !== store.version + 1) {
+        hooks.resync(false); // a gap: catch up with ?v=
+        return 0;
+      }
+      store.version = m.v;
+      return onEvent(m.d || { kind: '' }, quick);
+    }, false);
   },
   deploy: function (msg) {
     // Unversioned: the deployment as this socket may see it.

@@ -229,7 +229,12 @@ hooks.state = function (first) {
   }
   wasMyTurn = !!(view() && mySeat() && view()?.to_move === mySeat() && isRunning());
 };
-hooks.event = function (d) {
+/** How long a caption stays up before the next event may replace it (shortened when more wait). */
+const CAPTION_MS = 900;
+const QUICK_CAPTION_MS = 300;
+const SLIDE_MARGIN_MS = 60;
+
+hooks.event = function (d, quick) {
   logLine(els.log, d, stepNumber(d), playerName);
   const res = store.S && store.S.result;
   if (d.result || d.outcome) {
@@ -238,16 +243,24 @@ hooks.event = function (d) {
     loadPlayers(true, render);
     maybeLoadReplay();
   }
+  let hold = 0;
   if (board && !replaying()) {
-    board.animate({ route: d.kind === 'move' ? (d.route || (d.from && d.to ? [d.from, d.to] : null)) : null, mover: d.mover || null, combat: d.combat || null, at: d.kind === 'flip' ? d.at : null });
+    const slide = board.animate({ route: d.kind === 'move' ? (d.route || (d.from && d.to ? [d.from, d.to] : null)) : null, mover: d.mover || null, combat: d.combat || null, at: d.kind === 'flip' ? d.at : null }, { quick: quick });
+    // A little past the slide's end, so that it has arrived (and the piece it hid is
+    // shown) before the next event is drawn.
+    if (slide > 0) hold = slide + SLIDE_MARGIN_MS;
   }
   const cap = caption(d);
-  if (cap) showCaption(cap);
+  if (cap) {
+    showCaption(cap);
+    hold = Math.max(hold, quick ? QUICK_CAPTION_MS : CAPTION_MS);
+  }
   if (d.kind === 'flip') play('flip');
   else if (d.kind === 'move') play(d.combat ? 'capture' : 'move');
   const mine = !!(view() && mySeat() && view()?.to_move === mySeat() && isRunning());
   if (mine && !wasMyTurn) play('turn');
   wasMyTurn = mine;
+  return hold;
 };
 hooks.colours = function () {
   const seat = mySeat();
