@@ -1093,6 +1093,8 @@ async fn escape_after_the_grace_period(db: TestDb) {
         (rule["times"].as_i64(), rule["loser_times"].as_i64()),
         (Some(0), Some(10))
     );
+    // The band of lost pieces that made the winner's multiplier 0, for the page to say.
+    assert_eq!(rule["band"], json!({"from": 0, "to": 5}), "{ev}");
     assert_eq!(ev["d"]["result"]["score"], summary["score"]);
     check_against_rules(&summary, &table.record().await);
     let mut totals = BTreeMap::new();

@@ -30,6 +30,32 @@ fn by_losses(lost: u8, many: i32, some: i32, few: i32) -> i32 {
     }
 }
 
+/// The band of lost pieces a row's multiplier was read from (both ends counted), so
+/// that the page can say why a win scored what it did ("失子 0–5 枚为 0 倍底分").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LossBand {
+    pub from: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<u8>,
+}
+
+/// The band of `by_losses` that `lost` falls in.
+fn loss_band(lost: u8) -> LossBand {
+    if lost >= 15 {
+        LossBand { from: 15, to: None }
+    } else if lost > 5 {
+        LossBand {
+            from: 6,
+            to: Some(14),
+        }
+    } else {
+        LossBand {
+            from: 0,
+            to: Some(5),
+        }
+    }
+}
+
 /// The row of the score table that decided a finished game's score. A winner gains
 /// `times × base + bonus`; the loser loses `loser_times × base + loser_bonus`. One
 /// table serves the score and its explanation, so the two cannot disagree.
@@ -46,6 +72,9 @@ pub struct ScoreRule {
     /// The loser's lost pieces, when the row depends on them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lost: Option<u8>,
+    /// The band of `lost` the multiplier was read from, when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub band: Option<LossBand>,
 }
 
 impl ScoreRule {
@@ -57,6 +86,7 @@ impl ScoreRule {
             loser_times: times,
             loser_bonus: 0,
             lost,
+            band: lost.map(loss_band),
         }
     }
 }
@@ -105,6 +135,11 @@ impl ScoreFacts {
                     loser_times: times,
                     loser_bonus: bonus,
                     lost: Some(lost),
+                    band: Some(if lost >= 24 {
+                        LossBand { from: 24, to: None }
+                    } else {
+                        loss_band(lost)
+                    }),
                 }
             }
             EndReason::Escape => ScoreRule {
@@ -114,6 +149,7 @@ impl ScoreFacts {
                 loser_times: 10,
                 loser_bonus: 0,
                 lost: Some(lost),
+                band: Some(loss_band(lost)),
             },
             EndReason::NoMoves if self.loser_only_flag => {
                 ScoreRule::symmetric("only_flag", 5, None)
@@ -148,6 +184,7 @@ impl ScoreFacts {
             loser_times: 0,
             loser_bonus: if escape { 2 } else { 1 },
             lost: None,
+            band: None,
         }
     }
 

@@ -47,6 +47,7 @@
  * @property {number} loser_times
  * @property {number} loser_bonus
  * @property {number} [lost]
+ * @property {{from: number, to?: number}} [band] the band of lost pieces the multiplier was read from
  */
 
 /**

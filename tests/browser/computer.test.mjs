@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASE, PHONE, captureFrames, latestLegal, launch, register, rng, steps } from './support.mjs';
+import { BASE, PHONE, autoConfirm, captureFrames, latestLegal, launch, register, rng, steps } from './support.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.join(HERE, 'screenshots');
@@ -156,7 +156,7 @@ test('a newcomer plays the computer at 入门: a whole flip game and a whole sta
     });
     // A repetition the page asks about is confirmed (the test avoids warned moves when
     // it can).
-    page.on('dialog', (d) => d.accept());
+    await autoConfirm(page);
     const frames = captureFrames(page);
     const me = `cpu_${Date.now().toString(36).slice(-6)}`;
     await register(page, me);

@@ -175,7 +175,8 @@ test('phrases show by the sender\'s card and in the log, can be hidden, and too 
     await pa.click('#phrase-button');
     await pa.locator('#phrase-menu button[data-phrase="thumbs_up"]').click();
     await pa.locator('#toast', { hasText: '说得太快了' }).waitFor({ timeout: 5000 });
-    // Bob hides phrases; the switch is remembered across a reload.
+    // Bob hides phrases (in the action bar's ⋯ menu); the switch is remembered across a reload.
+    await pb.click('#more-button');
     await pb.locator('#phrase-hide').check();
     await pb.reload();
     await whoseTurn([pa, pb]);

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   BASE, JUNQI_BIN, PHONE, DESKTOP, launch, register, steps, whoseTurn, waitForSteps,
-  replayStep, namedPieces, rng,
+  replayStep, namedPieces, rng, autoConfirm,
 } from './support.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -76,8 +76,8 @@ test('two players deploy, play standard 军棋 by clicking, and replay it', asyn
       p.on('console', (m) => {
         if (m.type() === 'error' && !/\/favicon\.ico$/.test(m.location().url || '')) errors.push(`console: ${m.text()} ${m.location().url}`);
       });
-      p.on('dialog', (d) => d.accept());
     }
+    for (const p of [pa, pb]) await autoConfirm(p);
     const suffix = Date.now().toString(36).slice(-6);
     const alice = `sa_${suffix}`;
     const bob = `sb_${suffix}`;

@@ -124,3 +124,26 @@ export async function startGame(pa, pb, options) {
   assert.equal(join.status(), 200, await join.text());
   return id;
 }
+
+/**
+ * Answers "yes" to every question the game page asks in its own sheet (认输, a move
+ * the server warns would repeat, a losing pass), as a player who always confirms; the
+ * questions asked are kept in `window.__asked` (take them with `takeAsked`).
+ */
+export async function autoConfirm(page) {
+  await page.addInitScript(() => {
+    const asked = [];
+    Object.assign(window, { __asked: asked });
+    new MutationObserver(() => {
+      const sheet = document.getElementById('confirm-sheet');
+      if (!sheet || sheet.hidden) return;
+      asked.push(document.getElementById('confirm-text')?.textContent ?? '');
+      document.getElementById('confirm-ok')?.click();
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['hidden'] });
+  });
+}
+
+/** The questions the page asked since the last call (see `autoConfirm`). */
+export function takeAsked(page) {
+  return page.evaluate(() => (window.__asked ? window.__asked.splice(0) : []));
+}

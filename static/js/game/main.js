@@ -8,6 +8,8 @@ import { byId, copyText, toast } from '../dom.js';
 import { colourName, errorText, t } from '../i18n.js';
 import { CommandError, Socket } from '../socket.js';
 import { bubble, renderCards, renderClocks } from './cards.js';
+import { ask, withdraw } from './confirm.js';
+import { wireMenus } from './menus.js';
 import { HANDLERS, handle, hooks } from './handlers.js';
 import { caption, logLine, logNote, describe } from './log.js';
 import { renderBanner, renderPanels } from './panels.js';
@@ -40,7 +42,7 @@ const els = {
   drawDialog: byId('draw-dialog'),
   rematch: byId('rematch'),
   mute: /** @type {HTMLButtonElement} */ (byId('mute')),
-  phraseBox: byId('phrase-box'),
+  phraseButton: byId('phrase-button'),
   caption: byId('board-caption'),
   moment: byId('colour-moment'),
   status: byId('status'),
@@ -192,7 +194,9 @@ function render() {
   if (parts.replay) parts.replay.renderReplay();
   els.logPanel.hidden = !view() || (replaying() && !els.log.firstChild);
   const seat = mySeat();
-  els.phraseBox.hidden = !(seat && (status() === 'running' || status() === 'finished'));
+  els.phraseButton.hidden = !(seat && (status() === 'running' || status() === 'finished'));
+  // A question about a game that is over, or a turn that has passed, no longer applies.
+  if (!isRunning()) withdraw();
 }
 
 // ---- what happened ----------------------------------------------------------------
@@ -215,6 +219,18 @@ function showCaption(text) {
 }
 
 let wasMyTurn = false;
+
+/**
+ * The opponent's answer to something this player asked, said where it is seen: a toast
+ * over the board, not only a line in the log below it.
+ * @param {GameEvent} d
+ */
+function answerToast(d) {
+  const seat = mySeat();
+  if (!seat || !d.seat || d.seat === seat) return;
+  if (d.kind === 'decline_draw') toast(t(playerName(d.seat) + ' 拒绝和棋', playerName(d.seat) + ' declines the draw'));
+  else if (d.kind === 'offer_draw') toast(t(playerName(d.seat) + ' 提出和棋', playerName(d.seat) + ' offers a draw'));
+}
 
 hooks.render = render;
 hooks.resync = resync;
@@ -257,6 +273,7 @@ hooks.event = function (d, quick) {
   }
   if (d.kind === 'flip') play('flip');
   else if (d.kind === 'move') play(d.combat ? 'capture' : 'move');
+  answerToast(d);
   const mine = !!(view() && mySeat() && view()?.to_move === mySeat() && isRunning());
   if (mine && !wasMyTurn) play('turn');
   wasMyTurn = mine;
@@ -362,28 +379,41 @@ function onSquare(sq) {
  * @param {string} to
  */
 function playMove(from, to) {
-  if (warnedDests(from).indexOf(to) >= 0 && !window.confirm(t(
-    '服务器提示：走 ' + from + '→' + to + ' 会因重复走棋判负。确定要走吗？',
-    'The server warns that ' + from + '→' + to + ' would lose by repetition. Play it anyway?'))) {
+  if (warnedDests(from).indexOf(to) < 0) {
+    step('move', { from: from, to: to });
     return;
   }
-  step('move', { from: from, to: to });
+  const version = store.version;
+  ask(t('服务器提示：走 ' + from + '→' + to + ' 会因重复走棋判负。确定要走吗？',
+    'The server warns that ' + from + '→' + to + ' would lose by repetition. Play it anyway?'),
+  t('仍然走', 'Play it')).then(function (yes) {
+    // Asked about this position only: a move since (a timeout) makes the answer moot.
+    if (yes && store.version === version) step('move', { from: from, to: to });
+  });
 }
 
 function wireButtons() {
   els.resign.addEventListener('click', function () {
-    if (window.confirm(t('确定认输吗？', 'Resign this game?'))) command('resign').catch(function () {});
+    ask(t('确定认输吗？', 'Resign this game?'), t('认输', 'Resign')).then(function (yes) {
+      if (yes && isRunning()) command('resign').catch(function () {});
+    });
   });
   els.pass.addEventListener('click', function () {
     const v = view();
     const seat = mySeat();
     if (!v || !seat || v.to_move !== seat || store.awaiting) return;
     const used = (v.timeouts && v.timeouts[seat]) || 0;
-    if (v.timeouts_to_lose && used + 1 >= v.timeouts_to_lose && !window.confirm(t(
-      '这是你第 ' + v.timeouts_to_lose + ' 次超时或不行动，会判负。确定不行动吗？',
-      'This would be your ' + v.timeouts_to_lose + 'th timeout or pass: you would lose. Pass anyway?'))) return;
     closeMarkMenu();
-    step('pass');
+    if (!(v.timeouts_to_lose && used + 1 >= v.timeouts_to_lose)) {
+      step('pass');
+      return;
+    }
+    const version = store.version;
+    ask(t('这是你第 ' + v.timeouts_to_lose + ' 次超时或不行动，会判负。确定不行动吗？',
+      'This would be your ' + v.timeouts_to_lose + 'th timeout or pass: you would lose. Pass anyway?'),
+    t('不行动', 'Pass')).then(function (yes) {
+      if (yes && store.version === version) step('pass');
+    });
   });
   els.offerDraw.addEventListener('click', function () {
     els.offerDraw.disabled = true;
@@ -476,6 +506,7 @@ const page = {
 
 async function start() {
   wireButtons();
+  wireMenus();
   wireParts({
     render: render,
     renderBoard: renderBoard,

@@ -33,7 +33,7 @@ const els = {
   joinLogin: /** @type {HTMLAnchorElement} */ (byId('join-login')),
   waitPanel: byId('wait-panel'),
   inviteLink: /** @type {HTMLInputElement} */ (byId('invite-link')),
-  actions: byId('game-actions'),
+  bar: byId('action-bar'),
   actionsHint: byId('actions-hint'),
   offerNote: byId('offer-note'),
   offerDraw: /** @type {HTMLButtonElement} */ (byId('offer-draw')),
@@ -100,15 +100,27 @@ function renderCounters() {
     const near = !!v.quiet_steps_to_draw && (v.quiet_steps || 0) >= v.quiet_steps_to_draw - 10;
     els.quiet.classList.toggle('near-limit', near);
     // The strip: one line, always in view while the game runs.
-    els.stripSteps.textContent = t('步数 ', 'Steps ') + outOf(v.steps, v.steps_to_draw);
-    els.stripQuiet.textContent = t('未吃子 ', 'No attack ') + outOf(v.quiet_steps || 0, v.quiet_steps_to_draw);
+    // Short forms, so that the strip is one line at 360 px in both languages with 底分
+    // shown too; the whole words are in each count's title.
+    const compact = function (/** @type {number} */ n, /** @type {number|null|undefined} */ limit) {
+      return limit ? n + '/' + limit : String(n);
+    };
+    els.stripSteps.textContent = t('步数 ', 'Steps ') + compact(v.steps, v.steps_to_draw);
+    els.stripSteps.title = els.steps.title;
+    els.stripQuiet.textContent = t('未吃子 ', 'Quiet ') + compact(v.quiet_steps || 0, v.quiet_steps_to_draw);
+    els.stripQuiet.title = els.quiet.title;
     els.stripQuiet.classList.toggle('near-limit', near);
     const a = seat || 'south';
     const b = other(a);
     const to = v.timeouts || { south: 0, north: 0 };
-    els.stripTimeouts.textContent = (isStandard() ? t('超时/不行动 ', 'Timeouts ') : t('超时 ', 'Timeouts ')) +
-      (seat ? t('你 ', 'you ') : '') + (to[a] || 0) + ' : ' + (to[b] || 0) + (seat ? t(' 对手', ' them') : '') +
-      (v.timeouts_to_lose ? t('（' + v.timeouts_to_lose + ' 次判负）', ' (' + v.timeouts_to_lose + ' lose)') : '');
+    const what = isStandard() ? t('超时或不行动', 'Timeouts and passes') : t('超时', 'Timeouts');
+    els.stripTimeouts.textContent = t('超时 ', 'Timeouts ') +
+      (to[a] || 0) + ':' + (to[b] || 0) + (v.timeouts_to_lose ? '/' + v.timeouts_to_lose : '');
+    els.stripTimeouts.title = what + t('：', ': ') +
+      (seat ? t('你 ' + (to[a] || 0) + ' 次，对手 ' + (to[b] || 0) + ' 次', 'you ' + (to[a] || 0) + ', them ' + (to[b] || 0))
+        : playerName(a) + ' ' + (to[a] || 0) + ' : ' + (to[b] || 0) + ' ' + playerName(b)) +
+      (v.timeouts_to_lose ? t('；满 ' + v.timeouts_to_lose + ' 次判负', '; ' + v.timeouts_to_lose + ' lose the game') : '');
+    els.stripTimeouts.setAttribute('aria-label', els.stripTimeouts.title);
   } else if (g) {
     els.steps.textContent = String(g.steps || 0);
   }
@@ -155,8 +167,13 @@ function renderPanelsInner() {
   if (open && creator) els.inviteLink.value = window.location.origin + '/game/' + store.gameId;
 
   const running = isRunning();
-  els.actions.hidden = !(seat && running && v);
-  els.pass.hidden = !isStandard();
+  // The bar stays after the end for 快捷语 and the menu; the game's actions go with it.
+  els.bar.hidden = !(seat && v && (running || st === 'finished'));
+  els.offerDraw.hidden = !running;
+  els.resign.hidden = !running;
+  els.pass.hidden = !running || !isStandard();
+  // The hint about resigning and draws is for a running game only.
+  els.actionsHint.hidden = true;
   if (seat && running && v) {
     const mine = v.to_move === seat;
     els.pass.disabled = !mine || store.awaiting;
@@ -165,7 +182,7 @@ function renderPanelsInner() {
     const left = offersLeft(seat);
     els.resign.disabled = !allowed;
     els.offerDraw.disabled = !allowed || left <= 0 || !!v.open_offer;
-    els.offerDraw.textContent = left === Infinity ? t('求和', 'Offer a draw') : t('求和（剩 ' + left + ' 次）', 'Offer a draw (' + left + ' left)');
+    els.offerDraw.textContent = left === Infinity ? t('求和', 'Draw') : t('求和（剩 ' + left + ' 次）', 'Draw (' + left + ' left)');
     els.actionsHint.hidden = allowed;
     els.actionsHint.textContent = t('满 ' + threshold + ' 步后可以认输或求和（现在 ' + v.steps + ' 步）',
       'Resigning and draw offers are allowed after ' + threshold + ' steps (now ' + v.steps + ')');

@@ -55,6 +55,16 @@ function ruleWords(code, lost, reason) {
 }
 
 /**
+ * "，失子 0–5 枚为 0 倍底分": the band of the loser's lost pieces and what it is worth.
+ * @param {{from: number, to?: number}} band
+ * @param {number} times
+ */
+function bandWords(band, times) {
+  const range = typeof band.to === 'number' ? band.from + '–' + band.to : '≥ ' + band.from;
+  return t('，失子 ' + range + ' 枚为 ' + times + ' 倍底分', '; ' + range + ' pieces lost is ' + times + '× the base');
+}
+
+/**
  * One seat's score change in words, from the row of the score table the server says
  * applied: "底分 2 × 2（…）= +4". The winner's side of the row is `times`/`bonus`, the
  * loser's `loser_times`/`loser_bonus` (escape and standard rows are not symmetric).
@@ -70,8 +80,11 @@ export function explain(res, seat) {
   const words = ruleWords(res.rule.code, res.rule.lost, res.reason)[won ? 0 : 1];
   const times = won ? res.rule.times : res.rule.loser_times;
   const bonus = won ? res.rule.bonus : res.rule.loser_bonus;
-  if (!times || !res.base || isStandard()) return words + ' = ' + signed(n);
-  let text = t('底分 ', 'base ') + res.base + ' × ' + times + t('（', ' (') + words + t('）', ')');
+  // The row's rule in words: which band of lost pieces gave the multiplier (an escaper
+  // pays a fixed 10 whatever was lost).
+  const band = res.rule.band && (won || res.rule.code !== 'escape') ? bandWords(res.rule.band, times) : '';
+  if (!times || !res.base || isStandard()) return words + band + ' = ' + signed(n);
+  let text = t('底分 ', 'base ') + res.base + ' × ' + times + t('（', ' (') + words + band + t('）', ')');
   if (bonus) {
     text += won
       ? t(' + ' + bonus + '（全部翻开）', ' + ' + bonus + ' (all face up)')
