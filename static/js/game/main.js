@@ -10,6 +10,7 @@ import { CommandError, Socket } from '../socket.js';
 import { bubble, renderCards, renderClocks } from './cards.js';
 import { ask, withdraw } from './confirm.js';
 import { wireMenus } from './menus.js';
+import { SLIDE_MARGIN_MS, answerToast, showCaption } from './notices.js';
 import { HANDLERS, handle, hooks } from './handlers.js';
 import { caption, logLine, logNote, describe } from './log.js';
 import { renderBanner, renderPanels } from './panels.js';
@@ -43,7 +44,6 @@ const els = {
   rematch: byId('rematch'),
   mute: /** @type {HTMLButtonElement} */ (byId('mute')),
   phraseButton: byId('phrase-button'),
-  caption: byId('board-caption'),
   moment: byId('colour-moment'),
   status: byId('status'),
 };
@@ -207,30 +207,7 @@ function stepNumber(d) {
   return v && ['flip', 'move', 'timeout', 'pass'].indexOf(d.kind) >= 0 ? v.steps : null;
 }
 
-/** @type {ReturnType<typeof setTimeout>|null} */
-let captionTimer = null;
-
-/** @param {string} text */
-function showCaption(text) {
-  els.caption.textContent = text;
-  els.caption.hidden = false;
-  if (captionTimer) clearTimeout(captionTimer);
-  captionTimer = setTimeout(function () { els.caption.hidden = true; }, 1800);
-}
-
 let wasMyTurn = false;
-
-/**
- * The opponent's answer to something this player asked, said where it is seen: a toast
- * over the board, not only a line in the log below it.
- * @param {GameEvent} d
- */
-function answerToast(d) {
-  const seat = mySeat();
-  if (!seat || !d.seat || d.seat === seat) return;
-  if (d.kind === 'decline_draw') toast(t(playerName(d.seat) + ' 拒绝和棋', playerName(d.seat) + ' declines the draw'));
-  else if (d.kind === 'offer_draw') toast(t(playerName(d.seat) + ' 提出和棋', playerName(d.seat) + ' offers a draw'));
-}
 
 hooks.render = render;
 hooks.resync = resync;
@@ -245,11 +222,6 @@ hooks.state = function (first) {
   }
   wasMyTurn = !!(view() && mySeat() && view()?.to_move === mySeat() && isRunning());
 };
-/** How long a caption stays up before the next event may replace it (shortened when more wait). */
-const CAPTION_MS = 900;
-const QUICK_CAPTION_MS = 300;
-const SLIDE_MARGIN_MS = 60;
-
 hooks.event = function (d, quick) {
   logLine(els.log, d, stepNumber(d), playerName);
   const res = store.S && store.S.result;
@@ -267,10 +239,7 @@ hooks.event = function (d, quick) {
     if (slide > 0) hold = slide + SLIDE_MARGIN_MS;
   }
   const cap = caption(d);
-  if (cap) {
-    showCaption(cap);
-    hold = Math.max(hold, quick ? QUICK_CAPTION_MS : CAPTION_MS);
-  }
+  if (cap) hold = Math.max(hold, showCaption(cap, quick));
   if (d.kind === 'flip') play('flip');
   else if (d.kind === 'move') play(d.combat ? 'capture' : 'move');
   answerToast(d);
