@@ -80,7 +80,7 @@
  * @typedef {Object} PlayerRef
  * @property {string} username
  * @property {string|null} [display_name]
- * @property {'person'|'bot'|'computer'} kind
+ * @property {'person'|'bot'|'computer'|'guest'} kind
  * @property {number} [score]
  * @property {Rank} [rank]
  */
@@ -99,7 +99,7 @@
  * @typedef {Object} Player
  * @property {string} username
  * @property {string|null} [display_name]
- * @property {'person'|'bot'|'computer'} kind
+ * @property {'person'|'bot'|'computer'|'guest'} kind
  * @property {string} [variant]
  * @property {number} score
  * @property {Rank} rank
