@@ -161,7 +161,11 @@ async fn a_guest_plays_no_rated_game_and_is_not_on_the_ladder(db: TestDb) {
     let alices = alice.create_game(30, true).await;
     let r = g.post_empty(&format!("/api/games/{alices}/join")).await;
     r.assert_error(403, "guest_casual_only");
-    assert_eq!(alice.summary(&alices).await["status"], "open", "nothing changed");
+    assert_eq!(
+        alice.summary(&alices).await["status"],
+        "open",
+        "nothing changed"
+    );
     // Nothing was opened for the guest by those refusals.
     let open = g.get("/api/games/open").await;
     assert!(!open.text.contains(&login), "{}", open.text);
@@ -231,9 +235,16 @@ async fn registering_claims_the_guest_and_its_games(db: TestDb) {
     let summary = g.summary(&finished).await;
     let seat = seat_of(&summary, "claimer");
     assert_eq!(summary["players"][seat]["kind"], "person", "{summary}");
-    assert_eq!(summary["players"][seat]["display_name"], "小明", "{summary}");
+    assert_eq!(
+        summary["players"][seat]["display_name"], "小明",
+        "{summary}"
+    );
     let history = g.get("/@/claimer/games").await;
-    assert!(history.text.contains(&finished), "in the history: {}", history.text);
+    assert!(
+        history.text.contains(&finished),
+        "in the history: {}",
+        history.text
+    );
     let summary = g.summary(&casual).await;
     assert_eq!(summary["creator"]["username"], "claimer", "{summary}");
     let mut s = g.game_socket(&vs_computer).await;
@@ -320,7 +331,13 @@ async fn a_display_name_at_registration(db: TestDb) {
     assert_eq!(c.get("/api/me").await.json["display_name"], Value::Null);
 
     // Refused as PATCH /api/me refuses it; nothing is created, so the name stays free.
-    for refused in ["电脑·困难", "十三个字的名字是太长了的啦", "a\u{200b}b", "  ", "小明🙂"] {
+    for refused in [
+        "电脑·困难",
+        "十三个字的名字是太长了的啦",
+        "a\u{200b}b",
+        "  ",
+        "小明🙂",
+    ] {
         let mut c = h.client();
         let r = register(
             &mut c,
@@ -338,7 +355,14 @@ async fn a_display_name_at_registration(db: TestDb) {
         json!({"username": "refused", "password": "correct horse", "display_name": "电脑"}),
     )
     .await;
-    assert!(r.json["error"]["message"].as_str().unwrap().contains("昵称"), "{}", r.text);
+    assert!(
+        r.json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("昵称"),
+        "{}",
+        r.text
+    );
 
     // A login name in Chinese is refused with a pointer to the 昵称.
     let r = register(

@@ -109,10 +109,7 @@ pub fn claim(
                 users::created_at.eq(now_ms()),
             ))
             .execute(c)?;
-        let user: User = users::table
-            .find(id)
-            .select(User::as_select())
-            .first(c)?;
+        let user: User = users::table.find(id).select(User::as_select()).first(c)?;
         Ok(Claim::Done(user))
     });
     match done {

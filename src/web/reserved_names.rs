@@ -112,7 +112,13 @@ mod tests {
         for name in ["alice", "my_computer", "compute"] {
             assert!(!username_reserved(name), "{name}");
         }
-        for name in ["guest-00001234", "Guest_1234", "guest1234", "GUEST", "guest-"] {
+        for name in [
+            "guest-00001234",
+            "Guest_1234",
+            "guest1234",
+            "GUEST",
+            "guest-",
+        ] {
             assert!(guest_username_reserved(name), "{name}");
         }
         for name in ["guesthouse", "guest-star", "my-guest-1", "guest-1a"] {

@@ -2,8 +2,8 @@
 
 use super::{
     access_log, api, assets, auth, bearer, board_api, bots, device_cookie, display_name, error,
-    finished_cache, frame_budget, guest, head, headers, history, ladder, layouts, origin, page_cache,
-    pages, profile, rate_clock, sessions, socket_caps, throttle, upgrades, ws,
+    finished_cache, frame_budget, guest, head, headers, history, ladder, layouts, origin,
+    page_cache, pages, profile, rate_clock, sessions, socket_caps, throttle, upgrades, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
