@@ -16,6 +16,9 @@ pub enum AppError {
     /// A rated game between accounts of different kinds (a bot and a person): ratings
     /// are kept apart, so such games are casual only.
     NotRatedTogether(String),
+    /// A rated game asked for by a guest (403): guests play casual games only, until
+    /// they register.
+    GuestCasualOnly,
     Forbidden(String),
     BadOrigin,
     NotFound(String),
@@ -47,6 +50,7 @@ impl AppError {
             AppError::BadCredentials => "bad_credentials",
             AppError::BadToken => "bad_token",
             AppError::NotRatedTogether(_) => "not_rated_together",
+            AppError::GuestCasualOnly => "guest_casual_only",
             AppError::Forbidden(_) => "forbidden",
             AppError::BadOrigin => "bad_origin",
             AppError::NotFound(_) => "not_found",
@@ -83,6 +87,9 @@ impl AppError {
                     .into()
             }
             AppError::UsernameTaken => "that username is taken".into(),
+            AppError::GuestCasualOnly => "guests play casual games only: register (your games \
+                                          stay yours) to play rated games"
+                .into(),
             AppError::TooLarge => "the request is larger than 16 KiB".into(),
             AppError::RateLimited(s) => format!("too many requests; try again in {s} s"),
             AppError::Internal(_) => "something went wrong on the server".into(),

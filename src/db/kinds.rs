@@ -15,6 +15,7 @@ use diesel::prelude::*;
 pub const PERSON: &str = "person";
 pub const BOT: &str = "bot";
 pub const COMPUTER: &str = "computer";
+pub const GUEST: &str = super::users::GUEST;
 
 /// Whose games a rated game of this kind may be against: people with people, bots with
 /// bots; the computer plays casual games only.
@@ -38,6 +39,9 @@ pub enum Change {
     Rated,
     /// The account has a game open or in play.
     InHand,
+    /// A guest becomes a person only by registering (`db::guests::claim`), and a bot
+    /// only after that.
+    Guest,
 }
 
 /// Changes `user`'s kind to `to` (`person` or `bot`) if the rule above allows it.
@@ -56,6 +60,9 @@ pub fn change(conn: &mut DbConn, user: i64, to: &str) -> Result<Change, DbError>
         }
         if kind == COMPUTER {
             return Ok(Change::Computer);
+        }
+        if kind == GUEST {
+            return Ok(Change::Guest);
         }
         let rated: i64 = score_history::table
             .filter(score_history::user_id.eq(user))

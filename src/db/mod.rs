@@ -4,6 +4,7 @@
 mod busy;
 mod checkpoint;
 pub mod games;
+pub mod guests;
 pub mod history;
 pub mod kinds;
 pub mod layouts;

@@ -11,6 +11,13 @@ pub const VARIANTS: [&str; 2] = ["flip", "standard"];
 pub const PERSON: &str = "person";
 /// `users.kind` of the site's own computer players.
 pub const COMPUTER: &str = "computer";
+/// `users.kind` of a visitor playing without registering (`db::guests`): casual games
+/// only, never on the ladder, until the account is claimed by registering.
+pub const GUEST: &str = "guest";
+
+/// The kinds of account the ladder leaves out: the computer players, whose games are
+/// never scored, and guests, who play casual games only.
+pub const OFF_LADDER: [&str; 2] = [COMPUTER, GUEST];
 
 /// Stored as the computer players' password hash: not a hash of anything, so no
 /// password matches it (and login refuses their accounts before checking).
@@ -57,6 +64,16 @@ pub fn create(
     username: &str,
     password_hash: &str,
 ) -> Result<Option<User>, DbError> {
+    create_named(conn, username, password_hash, None)
+}
+
+/// `create` with a display name (already checked) chosen at registration.
+pub fn create_named(
+    conn: &mut DbConn,
+    username: &str,
+    password_hash: &str,
+    display_name: Option<&str>,
+) -> Result<Option<User>, DbError> {
     let key = username_key(username);
     let created = super::write_transaction(conn, |c| {
         let taken = users::table
@@ -67,7 +84,7 @@ pub fn create(
         if taken {
             return Ok(None);
         }
-        insert_account(c, username, password_hash, None, PERSON).map(Some)
+        insert_account(c, username, password_hash, display_name, PERSON).map(Some)
     });
     match created {
         Ok(u) => Ok(u),
@@ -82,7 +99,7 @@ pub fn create(
 
 /// Inserts an account with a zero score in every variant, inside the caller's
 /// transaction.
-fn insert_account(
+pub(super) fn insert_account(
     c: &mut DbConn,
     username: &str,
     password_hash: &str,
@@ -255,20 +272,33 @@ pub fn stats(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<Stats, Db
         .first(conn)?)
 }
 
+/// The ids of the accounts the ladder leaves out (`OFF_LADDER`), as a subquery: guests
+/// may be many, more than a list of bound ids should carry.
+pub type OffLadderIds = diesel::dsl::Select<
+    diesel::dsl::Filter<users::table, diesel::dsl::EqAny<users::kind, [&'static str; 2]>>,
+    users::id,
+>;
+
+pub fn off_ladder_ids() -> OffLadderIds {
+    users::table
+        .filter(users::kind.eq_any(OFF_LADDER))
+        .select(users::id)
+}
+
 /// Players of a variant by score, best first (ties by who registered first). The
-/// site's computer players are not on the ladder: their games are never scored.
+/// site's computer players are not on the ladder: their games are never scored; nor
+/// are guests, who play casual games only.
 pub fn ladder(
     conn: &mut DbConn,
     variant: &str,
     offset: i64,
     limit: i64,
 ) -> Result<Vec<(User, Stats)>, DbError> {
-    let computers = computer_ids(conn)?;
     // Skip through the ladder index alone, then fetch just the rows wanted: an offset
     // over the joined rows would read every skipped player.
     let ids: Vec<i64> = user_stats::table
         .filter(user_stats::variant.eq(variant))
-        .filter(user_stats::user_id.ne_all(&computers))
+        .filter(user_stats::user_id.ne_all(off_ladder_ids()))
         .order((user_stats::score.desc(), user_stats::user_id.asc()))
         .offset(offset)
         .limit(limit)
@@ -295,13 +325,20 @@ pub fn ladder_position(
         .select(user_stats::score)
         .first(conn)
         .optional()?;
-    let computers = computer_ids(conn)?;
-    let Some(score) = score.filter(|_| !computers.contains(&user_id)) else {
+    let Some(score) = score else {
         return Ok(None);
     };
+    let kind: Option<String> = users::table
+        .find(user_id)
+        .select(users::kind)
+        .first(conn)
+        .optional()?;
+    if kind.is_none_or(|k| OFF_LADDER.contains(&k.as_str())) {
+        return Ok(None);
+    }
     let ahead: i64 = user_stats::table
         .filter(user_stats::variant.eq(variant))
-        .filter(user_stats::user_id.ne_all(&computers))
+        .filter(user_stats::user_id.ne_all(off_ladder_ids()))
         .filter(
             user_stats::score.gt(score).or(user_stats::score
                 .eq(score)

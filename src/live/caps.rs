@@ -151,9 +151,12 @@ fn computer_room(c: &mut DbConn, user: i64, computers: &[i64]) -> Result<(), App
 
 /// The kind of player `user` may meet in a rated game (their own: people meet people,
 /// bots meet bots), or 403 `not_rated_together` for the computer, which plays casual
-/// games only.
+/// games only, and 403 `guest_casual_only` for a guest.
 pub fn rated_pool(c: &mut DbConn, user: i64) -> Result<&'static str, AppError> {
     let kind = kinds::of(c, user)?.ok_or(AppError::NotLoggedIn)?;
+    if kind == kinds::GUEST {
+        return Err(AppError::GuestCasualOnly);
+    }
     kinds::rated_pool(&kind)
         .ok_or_else(|| AppError::NotRatedTogether("the computer plays casual games only".into()))
 }

@@ -2,6 +2,9 @@
 
 use super::bearer::Caller;
 use super::device_cookie::DeviceCookies;
+use super::display_name;
+use super::guest;
+use super::i18n::Lang;
 use super::sessions::{self, AGENT_KEY, USER_KEY};
 use super::throttle::{Guard, Lane};
 use crate::db::users;
@@ -20,12 +23,27 @@ pub struct Credentials {
     pub password: String,
 }
 
+/// `POST /api/register`: a login name and password, and optionally a 昵称.
+#[derive(Deserialize)]
+pub struct Registration {
+    pub username: String,
+    pub password: String,
+    /// Checked as `display_name::check` checks a 昵称 set later; `null` or absent for
+    /// none.
+    #[serde(default)]
+    pub display_name: Option<String>,
+}
+
 pub fn validate_username(name: &str) -> Result<(), AppError> {
-    let n = name.chars().count();
-    if !(3..=20).contains(&n) {
-        return Err(AppError::InvalidUsername(
-            "a username has 3 to 20 characters".into(),
-        ));
+    // Characters first: "小明" is refused for being Chinese, which says what to do,
+    // rather than for being two characters long.
+    if !name.is_ascii() && !name.trim().is_empty() {
+        return Err(AppError::InvalidUsername(format!(
+            "a username may use only letters A–Z and a–z, digits, _ and -; {} can be your \
+             display name (昵称) instead: choose such a username and put the name in the \
+             昵称 field",
+            crate::quote::quoted(name.trim())
+        )));
     }
     if !name
         .chars()
@@ -33,6 +51,12 @@ pub fn validate_username(name: &str) -> Result<(), AppError> {
     {
         return Err(AppError::InvalidUsername(
             "a username may use only letters A–Z and a–z, digits, _ and -".into(),
+        ));
+    }
+    let n = name.chars().count();
+    if !(3..=20).contains(&n) {
+        return Err(AppError::InvalidUsername(
+            "a username has 3 to 20 characters".into(),
         ));
     }
     Ok(())
@@ -47,6 +71,11 @@ pub fn validate_new_username(name: &str) -> Result<(), AppError> {
     if super::reserved_names::username_reserved(name) {
         return Err(AppError::InvalidUsername(
             "names starting with \"computer\" are kept for the site's computer players".into(),
+        ));
+    }
+    if super::reserved_names::guest_username_reserved(name) {
+        return Err(AppError::InvalidUsername(
+            "names like \"guest-1234\" are kept for guests".into(),
         ));
     }
     Ok(())
@@ -89,13 +118,25 @@ pub fn require_user(session: &Session) -> Result<i64, AppError> {
 }
 
 /// The logged-in player as the pages' header shows them. Displays as the username, which
-/// is what pages put in URLs and data attributes.
+/// is what pages put in URLs and data attributes; `shown` is the name to greet them by.
 #[derive(Debug, Clone)]
 pub struct Account {
     pub username: String,
     pub display_name: Option<String>,
     /// `person`, `bot` or `computer`: the badge beside the name.
     pub kind: String,
+}
+
+impl Account {
+    /// The 昵称 when there is one, else the login name.
+    pub fn shown(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.username)
+    }
+
+    /// A guest account (`db::guests`), which registering claims.
+    pub fn is_guest(&self) -> bool {
+        self.kind == users::GUEST
+    }
 }
 
 impl std::fmt::Display for Account {
@@ -120,7 +161,7 @@ pub async fn account(hub: &Arc<Hub>, session: &Session) -> Option<Account> {
 
 /// Starts a new session (its row is written by the session store as the answer goes
 /// out), ending the one the request came with, if any.
-fn log_in(req: &HttpRequest, session: &Session, id: i64) -> Result<(), AppError> {
+pub(super) fn log_in(req: &HttpRequest, session: &Session, id: i64) -> Result<(), AppError> {
     session.renew();
     session.insert(USER_KEY, id).map_err(AppError::internal)?;
     if let Some(agent) = req
@@ -135,24 +176,46 @@ fn log_in(req: &HttpRequest, session: &Session, id: i64) -> Result<(), AppError>
     Ok(())
 }
 
+/// Registers a new account, or, from a guest's session, makes the guest account this
+/// one (`db::guests::claim`: same id, so its games stay). Everything is checked before
+/// anything is written: a refused name, password or 昵称 creates nothing. A refused 昵称
+/// is told in the page language, as the profile's form tells it.
 pub async fn register(
     req: HttpRequest,
     hub: web::Data<Arc<Hub>>,
     guard: web::Data<Guard>,
     devices: web::Data<DeviceCookies>,
     session: Session,
-    body: web::Json<Credentials>,
+    lang: Lang,
+    body: web::Json<Registration>,
 ) -> Result<HttpResponse, AppError> {
-    let Credentials { username, password } = body.into_inner();
+    let Registration {
+        username,
+        password,
+        display_name,
+    } = body.into_inner();
     validate_new_username(&username)?;
     validate_password(&username, &password)?;
+    let display_name = match display_name {
+        None => None,
+        Some(raw) => Some(
+            display_name::check(&raw)
+                .map_err(|e| AppError::InvalidDisplayName(e.message(lang.en)))?,
+        ),
+    };
     guard.check_register(guard.client_ip(&req))?;
     // Hashed on a hashing slot, not while holding a database connection.
     let hash = guard.hash(password).await?;
-    let user = blocking(hub.pool(), move |c| {
-        users::create(c, &username, &hash)?.ok_or(AppError::UsernameTaken)
-    })
-    .await?;
+    let user = match user_id(&session) {
+        Some(id) => guest::claim_or_create(&hub, id, username, hash, display_name).await?,
+        None => {
+            blocking(hub.pool(), move |c| {
+                users::create_named(c, &username, &hash, display_name.as_deref())?
+                    .ok_or(AppError::UsernameTaken)
+            })
+            .await?
+        }
+    };
     log_in(&req, &session, user.id)?;
     Ok(HttpResponse::Created()
         .cookie(devices.after_login(&req, &user.username_key))
@@ -177,7 +240,8 @@ pub async fn login(
     let user = blocking(hub.pool(), move |c| Ok(users::by_name(c, &username)?)).await?;
     // The computer players have no password: nobody logs in as them, and their
     // accounts answer like unknown names.
-    let user = user.filter(|u| u.kind != users::COMPUTER);
+    // Nor as a guest: a guest's account lives in its browser's session alone.
+    let user = user.filter(|u| u.kind != users::COMPUTER && u.kind != users::GUEST);
     // The connection is back in the pool before the slow part. Verify against something
     // even for unknown names, so timing says nothing.
     let stored = user

@@ -102,6 +102,9 @@ pub async fn set_kind(
              good; register another account for a bot"
                 .into(),
         )),
+        Change::Guest => Err(AppError::Forbidden(
+            "a guest account becomes a person's or a bot only by registering first".into(),
+        )),
         Change::InHand => Err(AppError::Conflict(
             "finish or cancel this account's open and running games first".into(),
         )),

@@ -30,9 +30,10 @@ impl ResponseError for AppError {
             AppError::NotLoggedIn | AppError::BadCredentials | AppError::BadToken => {
                 StatusCode::UNAUTHORIZED
             }
-            AppError::Forbidden(_) | AppError::BadOrigin | AppError::NotRatedTogether(_) => {
-                StatusCode::FORBIDDEN
-            }
+            AppError::Forbidden(_)
+            | AppError::BadOrigin
+            | AppError::NotRatedTogether(_)
+            | AppError::GuestCasualOnly => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::UsernameTaken | AppError::Conflict(_) | AppError::Limit(..) => {
                 StatusCode::CONFLICT

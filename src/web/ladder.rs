@@ -72,12 +72,11 @@ impl RankCounts {
 
 fn count_ranks(c: &mut DbConn, variant: &str) -> Result<Vec<i64>, DbError> {
     let ranks: Vec<Rank> = Rank::all().collect();
-    let computers = dbusers::computer_ids(c)?;
     let mut counts = Vec::with_capacity(ranks.len());
     for (i, r) in ranks.iter().enumerate() {
         let mut q = user_stats::table
             .filter(user_stats::variant.eq(variant))
-            .filter(user_stats::user_id.ne_all(computers.clone()))
+            .filter(user_stats::user_id.ne_all(dbusers::off_ladder_ids()))
             .into_boxed();
         if let Some(from) = r.from_score {
             q = q.filter(user_stats::score.ge(from));
@@ -181,7 +180,7 @@ async fn ladder_page(
             users::table
                 .inner_join(user_stats::table)
                 .filter(user_stats::variant.eq(&v))
-                .filter(users::kind.ne(dbusers::COMPUTER))
+                .filter(users::kind.ne_all(dbusers::OFF_LADDER))
                 .filter(users::username_key.like(format!("{s}%")))
                 .order((user_stats::score.desc(), user_stats::user_id.asc()))
                 .offset(offset)

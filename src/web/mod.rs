@@ -16,6 +16,7 @@ pub mod error;
 mod finished;
 mod finished_cache;
 mod frame_budget;
+mod guest;
 mod head;
 mod headers;
 mod history;

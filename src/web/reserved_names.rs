@@ -59,6 +59,15 @@ pub fn username_reserved(name: &str) -> bool {
     fold(name).starts_with("computer")
 }
 
+/// Whether a new username passes for a guest's (`guest-00001234`, `Guest_1234`,
+/// `guest1234`; see `db::guests`): "guest" and nothing but digits, folded. Guests'
+/// names are drawn from these, so no registration can take one a guest holds or will.
+pub fn guest_username_reserved(name: &str) -> bool {
+    fold(name)
+        .strip_prefix("guest")
+        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +111,18 @@ mod tests {
         }
         for name in ["alice", "my_computer", "compute"] {
             assert!(!username_reserved(name), "{name}");
+        }
+        for name in [
+            "guest-00001234",
+            "Guest_1234",
+            "guest1234",
+            "GUEST",
+            "guest-",
+        ] {
+            assert!(guest_username_reserved(name), "{name}");
+        }
+        for name in ["guesthouse", "guest-star", "my-guest-1", "guest-1a"] {
+            assert!(!guest_username_reserved(name), "{name}");
         }
     }
 }

@@ -2,8 +2,8 @@
 
 use super::{
     access_log, api, assets, auth, bearer, board_api, bots, device_cookie, display_name, error,
-    finished_cache, frame_budget, head, headers, history, ladder, layouts, origin, page_cache,
-    pages, profile, rate_clock, sessions, socket_caps, throttle, upgrades, ws,
+    finished_cache, frame_budget, guest, head, headers, history, ladder, layouts, origin,
+    page_cache, pages, profile, rate_clock, sessions, socket_caps, throttle, upgrades, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -80,6 +80,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::scope("/api")
             .route("/register", web::post().to(auth::register))
             .route("/login", web::post().to(auth::login))
+            .route("/guest", web::post().to(guest::start))
             .route("/logout", web::post().to(auth::logout))
             .route("/logout-all", web::post().to(auth::logout_all))
             .route("/me", web::get().to(auth::me))

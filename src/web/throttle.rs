@@ -71,6 +71,14 @@ fn register_per_ip() -> Quota {
     quota(3, Duration::from_secs(3600 / 5))
 }
 
+/// Guest accounts made from one address: 5 at once (a family or a classroom behind one
+/// address trying the site), then 10 an hour. Each guest has the per-player caps of its
+/// own (open games, games against the computer), so this is what bounds one address's
+/// share of them, as `register_per_ip` does for registered accounts.
+fn guest_per_ip() -> Quota {
+    quota(5, Duration::from_secs(3600 / 10))
+}
+
 /// Logins to one account from one browser that has logged in to it before (a valid
 /// device cookie), wherever it is: 5 at once, then one every 20 s, like one address's.
 /// The device's own: guesses from elsewhere do not touch it, and a cookie that keeps
@@ -113,6 +121,7 @@ struct Limits {
     /// Keyed by the device cookie's nonce (fresh at each login).
     login_device: KeyedLimiter<String>,
     register_ip: KeyedLimiter<IpAddr>,
+    guest_ip: KeyedLimiter<IpAddr>,
     bad_token_ip: KeyedLimiter<IpAddr>,
     /// Addresses refused by `bad_token_ip`, until when: checked before a token is
     /// looked up, so that a refused address costs no database lookup. Only addresses
@@ -186,6 +195,7 @@ impl Guard {
                 login_account: keyed(login_per_account(), &clock),
                 login_device: keyed(login_per_device(), &clock),
                 register_ip: keyed(register_per_ip(), &clock),
+                guest_ip: keyed(guest_per_ip(), &clock),
                 bad_token_ip: keyed(bad_token_per_ip(), &clock),
                 bad_token_until: Mutex::new(HashMap::new()),
             }),
@@ -253,6 +263,14 @@ impl Guard {
     pub fn check_register(&self, ip: IpAddr) -> Result<(), AppError> {
         match &self.limits {
             Some(l) => check(&l.register_ip, &ip),
+            None => Ok(()),
+        }
+    }
+
+    /// Counts a guest account made from `ip` (`POST /api/guest`).
+    pub fn check_guest(&self, ip: IpAddr) -> Result<(), AppError> {
+        match &self.limits {
+            Some(l) => check(&l.guest_ip, &ip),
             None => Ok(()),
         }
     }
@@ -346,12 +364,14 @@ impl Guard {
             l.login_account.retain_recent();
             l.login_device.retain_recent();
             l.register_ip.retain_recent();
+            l.guest_ip.retain_recent();
             l.bad_token_ip.retain_recent();
             l.login_ip.shrink_to_fit();
             l.login_pair.shrink_to_fit();
             l.login_account.shrink_to_fit();
             l.login_device.shrink_to_fit();
             l.register_ip.shrink_to_fit();
+            l.guest_ip.shrink_to_fit();
             l.bad_token_ip.shrink_to_fit();
             let now = self.clock.now();
             let mut held = l.bad_token_until.lock().unwrap_or_else(|p| p.into_inner());

@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { byId } from './dom.js';
 import { t } from './i18n.js';
+import { bindGuestButton } from './guest.js';
 
 /**
  * A same-site path from `?next=`, or '/' when it is missing or points elsewhere.
@@ -22,6 +23,8 @@ const errorBox = byId('auth-error');
 const submit = /** @type {HTMLButtonElement} */ (byId('submit'));
 const username = /** @type {HTMLInputElement} */ (byId('username'));
 const password = /** @type {HTMLInputElement} */ (byId('password'));
+// The optional 昵称, on the registration form only.
+const displayName = /** @type {HTMLInputElement|null} */ (document.getElementById('display_name'));
 const params = new URLSearchParams(window.location.search);
 const next = safeNext(params.get('next'));
 
@@ -30,6 +33,8 @@ const switchLink = /** @type {HTMLAnchorElement|null} */ (document.getElementByI
 if (switchLink && params.get('next')) {
   switchLink.href = switchLink.getAttribute('href') + '?next=' + encodeURIComponent(next);
 }
+
+bindGuestButton(function () { window.location.assign(next); });
 
 /** @param {string} message */
 function showError(message) {
@@ -46,13 +51,30 @@ form.addEventListener('submit', async function (ev) {
     return;
   }
   submit.disabled = true;
+  /** @type {{username: string, password: string, display_name?: string}} */
+  const body = { username: name, password: password.value };
+  // An empty box is no 昵称, as on the profile's form; anything else the server checks.
+  if (displayName && displayName.value.trim()) body.display_name = displayName.value;
   try {
-    await api('POST', mode === 'register' ? '/api/register' : '/api/login', { username: name, password: password.value });
+    await api('POST', mode === 'register' ? '/api/register' : '/api/login', body);
     window.location.assign(next);
   } catch (e) {
     const err = /** @type {import('./api.js').ApiError} */ (e);
-    showError(err.message);
     submit.disabled = false;
+    // A login name in Chinese (or any non-ASCII script) is refused: say it can be the
+    // 昵称, and put it there, so that only a login name is left to choose.
+    if (err.code === 'invalid_username' && /[^\x00-\x7f]/.test(name)) {
+      if (displayName && !displayName.value.trim()) displayName.value = name;
+      showError(t(
+        '用户名只能用字母 A–Z、a–z、数字、_ 和 -。“' + name + '”可以作为昵称' +
+          (displayName ? '（已填入下面的昵称栏）' : '（注册时填在昵称栏）') + '，请另取一个用户名。',
+        'A username may use only letters A–Z and a–z, digits, _ and -. "' + name + '" can be your display name (昵称)' +
+          (displayName ? ' (put in the 昵称 box below)' : ' (in the 昵称 box when you register)') + ': choose another username.'
+      ));
+      username.select();
+      return;
+    }
+    showError(err.message);
     if (err.code === 'bad_credentials') password.select();
   }
 });

@@ -3,10 +3,20 @@
 // Reloading afterwards shows whatever state the session is really in, whether the call
 // worked or not.
 import { api } from './api.js';
+import { t } from './i18n.js';
+
+// A guest's account lives in this browser's session alone (src/web/guest.rs): once
+// logged out, nobody can log in to it again, so its games cannot be claimed any more.
+const account = document.getElementById('account-name');
+const guest = !!account && account.dataset.kind === 'guest';
 
 const btn = /** @type {HTMLButtonElement|null} */ (document.getElementById('logout'));
 if (btn) {
   btn.addEventListener('click', function () {
+    if (guest && !window.confirm(t(
+      '游客退出后就不能再回到这个账号，对局也无法再通过注册保留。仍要退出吗？',
+      'Once a guest logs out, nobody can come back to this account, and registering can no longer keep its games. Log out anyway?'
+    ))) return;
     btn.disabled = true;
     api('POST', '/api/logout')
       .catch(function () {})

@@ -142,6 +142,7 @@ const ERRORS_ZH = {
   too_many_open_games: '你的待加入对局已达上限，请先取消一局或等对手加入',
   too_many_rated_games: '你进行中和待加入的积分赛已达上限，请先下完或取消一局（友谊赛不受限）',
   too_many_computer_games: '你同时进行的人机对局已达上限，请先下完或认输一局再开新局',
+  guest_casual_only: '游客只能下友谊赛：注册后（对局都会保留）即可参加积分赛',
 };
 
 /**

@@ -8,6 +8,7 @@ import { byId, copyText, el, toast } from './dom.js';
 import { rankName, t } from './i18n.js';
 import { Socket } from './socket.js';
 import { kindBadge } from './badge.js';
+import { bindGuestButton } from './guest.js';
 
 /** @typedef {import('./messages.js').OpenGame} OpenGame */
 
@@ -53,8 +54,13 @@ function gotoGame(id) {
   window.location.assign('/game/' + encodeURIComponent(id));
 }
 
+bindGuestButton(function () { window.location.reload(); });
+
 if (form) {
   const f = form;
+  // A guest plays casual games only (the server refuses rated ones): start on casual.
+  const casual = /** @type {HTMLInputElement|null} */ (f.querySelector('input[name="rated"][value="false"]'));
+  if (casual && document.getElementById('guest-note')) casual.checked = true;
   const createBtn = /** @type {HTMLButtonElement} */ (byId('create'));
   const quickBtn = /** @type {HTMLButtonElement} */ (byId('quick'));
   const options = function () {

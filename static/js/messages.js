@@ -81,7 +81,7 @@
  * @typedef {Object} PlayerRef
  * @property {string} username
  * @property {string|null} [display_name]
- * @property {'person'|'bot'|'computer'} kind
+ * @property {'person'|'bot'|'computer'|'guest'} kind
  * @property {number} [score]
  * @property {Rank} [rank]
  */
@@ -100,7 +100,7 @@
  * @typedef {Object} Player
  * @property {string} username
  * @property {string|null} [display_name]
- * @property {'person'|'bot'|'computer'} kind
+ * @property {'person'|'bot'|'computer'|'guest'} kind
  * @property {string} [variant]
  * @property {number} score
  * @property {Rank} rank

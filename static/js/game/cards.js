@@ -43,6 +43,8 @@ function fill(card, seat, p, placeholder) {
   const login = q(card, '.pc-login');
   login.hidden = !(shown && shown.display_name);
   login.textContent = shown && shown.display_name ? shown.username : '';
+  // The login name is cut first when the card is narrow (game.css): whole on hover.
+  login.title = login.textContent;
   // 机器人 or 电脑 beside a name that is not a person's (the same words as badge.js).
   const kind = p && p.username ? p.kind : null;
   const badge = q(card, '.pc-kind');
