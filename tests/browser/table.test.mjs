@@ -274,6 +274,9 @@ test('快捷语 opens over the board without scrolling it away; a declined draw 
     await pb.click('#confirm-ok');
     for (const p of pages) await p.locator('#result').waitFor({ state: 'visible' });
     assert.equal(await pb.locator('#actions-hint').isVisible(), false);
+    // The way to the next rank, in the order a player reads it.
+    await pa.locator('#result-rank .rank-next').first().waitFor();
+    assert.match(await pa.locator('#result-rank .rank-next').first().innerText(), /^还差 \d+ 分升.+（需 \d+ 分）$/);
     assert.deepEqual(dialogs, [], 'no browser dialog was opened');
     assert.deepEqual(errors, []);
   } finally {

@@ -107,7 +107,7 @@ function rankBlock(seat) {
   progress = Math.max(0, Math.min(1, progress));
   const pct = Math.round(progress * 100);
   const nextText = next && typeof next.from_score === 'number'
-    ? t('距「' + next.chinese + '」还差 ' + Math.max(0, next.from_score - info.score) + ' 分（' + next.from_score + ' 分）',
+    ? t('还差 ' + Math.max(0, next.from_score - info.score) + ' 分升' + next.chinese + '（需 ' + next.from_score + ' 分）',
       Math.max(0, next.from_score - info.score) + ' points to ' + (next.english || next.chinese) + ' (' + next.from_score + ')')
     : t('已是最高等级', 'Highest rank reached');
   // Sized through the CSSOM: a style attribute would be refused by the page's
