@@ -8,6 +8,8 @@ pub enum AppError {
     InvalidUsername(String),
     InvalidPassword(String),
     InvalidDisplayName(String),
+    /// A figure (角色秀) not in the set a player may pick (`crate::avatars`).
+    InvalidAvatar(String),
     BadOption(String),
     NotLoggedIn,
     BadCredentials,
@@ -45,6 +47,7 @@ impl AppError {
             AppError::InvalidUsername(_) => "invalid_username",
             AppError::InvalidPassword(_) => "invalid_password",
             AppError::InvalidDisplayName(_) => "invalid_display_name",
+            AppError::InvalidAvatar(_) => "invalid_avatar",
             AppError::BadOption(_) => "bad_option",
             AppError::NotLoggedIn => "not_logged_in",
             AppError::BadCredentials => "bad_credentials",
@@ -71,6 +74,7 @@ impl AppError {
             | AppError::InvalidUsername(m)
             | AppError::InvalidPassword(m)
             | AppError::InvalidDisplayName(m)
+            | AppError::InvalidAvatar(m)
             | AppError::BadOption(m)
             | AppError::Forbidden(m)
             | AppError::NotFound(m)

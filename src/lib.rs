@@ -1,6 +1,7 @@
 //! 军棋翻翻棋 (flip chess) and standard 军棋: the rules core, game records, the
 //! database, live games and the web service.
 
+pub mod avatars;
 pub mod cli;
 pub mod db;
 pub mod engine;

@@ -284,6 +284,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
             },
             south_name: Some(names[a].clone()),
             north_name: Some(names[b].clone()),
+            outcome: None,
         };
         for (i, &p) in seat_ids.iter().enumerate() {
             player_rows.push(Line::of(&listed, ids[p], outcomes[i]));

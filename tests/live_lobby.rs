@@ -54,7 +54,13 @@ async fn lobby_list_updates_live(db: TestDb) {
         .await
         .expect("the lobby socket opens");
     let first = lobby.recv().await;
-    assert_eq!(first, json!({"t": "lobby", "d": {"open": []}}));
+    assert_eq!(first["t"], "lobby", "{first}");
+    assert_eq!(first["d"]["open"], json!([]), "{first}");
+    assert_eq!(
+        first["d"]["live"],
+        json!([]),
+        "no game is being played: {first}"
+    );
     lobby.send(json!({"t": "ping"})).await;
     assert_eq!(lobby.recv().await, json!({"t": "pong"}));
 

@@ -43,6 +43,10 @@ pub struct GameRow {
     pub ended_at: Option<i64>,
     pub deadline_at: Option<i64>,
     pub end_ms: Option<i64>,
+    /// Each seat's score in the game's variant when the game started (see `start`),
+    /// what a finished game shows beside its players.
+    pub score_before_south: Option<i64>,
+    pub score_before_north: Option<i64>,
 }
 
 impl GameRow {
@@ -84,6 +88,8 @@ impl GameRow {
             ended_at: None,
             deadline_at: None,
             end_ms: None,
+            score_before_south: None,
+            score_before_north: None,
         }
     }
 }
@@ -160,6 +166,37 @@ pub fn open_newest(
         Creators::New { .. } => q.filter(not(played.or(old))),
     };
     Ok(q.order((games::created_at.desc(), games::id.desc()))
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// The running games most worth watching, at most `limit`: rated before casual, then
+/// by the players' scores in the game's variant (added), the latest started first
+/// among equals. Reads every running game through `games_by_status`, each with its two
+/// score rows by key, and sorts them; the lobby asks at most every
+/// `watch_list::FRESH_FOR`.
+pub fn running_top(conn: &mut DbConn, limit: i64) -> Result<Vec<GameRow>, DbError> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::BigInt;
+    // Raw SQL for the one correlated sum; it reads the same on both backends.
+    let standing = sql::<BigInt>(
+        "(SELECT COALESCE(SUM(s.score), 0) FROM user_stats s \
+          WHERE s.variant = games.variant AND s.user_id IN (games.south_id, games.north_id))",
+    );
+    Ok(games::table
+        .filter(games::status.eq(RUNNING))
+        .filter(
+            games::south_id
+                .is_not_null()
+                .and(games::north_id.is_not_null()),
+        )
+        .order((
+            games::rated.desc(),
+            standing.desc(),
+            games::started_at.desc(),
+            games::id.desc(),
+        ))
         .limit(limit)
         .select(GameRow::as_select())
         .load(conn)?)
@@ -326,8 +363,36 @@ pub struct Start<'a> {
     pub deadline_at: i64,
 }
 
-/// Starts an open game; false when it is no longer open.
-pub fn start(conn: &mut DbConn, id: &str, s: &Start<'_>) -> Result<bool, DbError> {
+/// The scores of players `[south, north]` in `variant` now: what a game starting now
+/// stores as their scores before it.
+pub fn scores_now(
+    conn: &mut DbConn,
+    variant: &str,
+    players: [i64; 2],
+) -> Result<[i64; 2], DbError> {
+    let mut out = [0i64; 2];
+    for (i, user) in players.into_iter().enumerate() {
+        out[i] = user_stats::table
+            .find((user, variant))
+            .select(user_stats::score)
+            .first(conn)?;
+    }
+    Ok(out)
+}
+
+/// Starts an open game, keeping each player's score at the start; the scores kept, or
+/// `None` when the game is no longer open.
+pub fn start(conn: &mut DbConn, id: &str, s: &Start<'_>) -> Result<Option<[i64; 2]>, DbError> {
+    let Some(variant) = games::table
+        .find(id)
+        .filter(games::status.eq(OPEN))
+        .select(games::variant)
+        .first::<String>(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let before = scores_now(conn, &variant, [s.south_id, s.north_id])?;
     let n = diesel::update(
         games::table
             .filter(games::id.eq(id))
@@ -344,9 +409,11 @@ pub fn start(conn: &mut DbConn, id: &str, s: &Start<'_>) -> Result<bool, DbError
         games::deployment.eq(s.deployment),
         games::started_at.eq(s.started_at),
         games::deadline_at.eq(s.deadline_at),
+        games::score_before_south.eq(before[0]),
+        games::score_before_north.eq(before[1]),
     ))
     .execute(conn)?;
-    Ok(n == 1)
+    Ok((n == 1).then_some(before))
 }
 
 /// The deployment in progress of a running standard game, as stored JSON.
@@ -458,14 +525,15 @@ pub fn end(c: &mut DbConn, game_id: &str, record: &[Step], end: &End<'_>) -> Res
     if row.status != RUNNING {
         return Err(diesel::result::Error::RollbackTransaction.into());
     }
-    // Scores before the game, for showing each player's rank at the time.
-    let mut before = [0i64; 2];
-    for (i, (user, _)) in end.players.iter().enumerate() {
-        before[i] = user_stats::table
-            .find((*user, &row.variant))
-            .select(user_stats::score)
-            .first(c)?;
-    }
+    // Scores before the game, for showing each player's rank at the time: kept when the
+    // game started; a game started before they were kept then takes the scores now,
+    // which differ from those at its start only if another game of the player ended
+    // meanwhile.
+    let now = scores_now(c, &row.variant, [end.players[0].0, end.players[1].0])?;
+    let before = [
+        row.score_before_south.unwrap_or(now[0]),
+        row.score_before_north.unwrap_or(now[1]),
+    ];
     diesel::update(games::table.find(game_id))
         .set((
             games::status.eq(FINISHED),

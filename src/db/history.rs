@@ -57,6 +57,9 @@ pub struct Listed {
     pub game: Finished,
     pub south_name: Option<String>,
     pub north_name: Option<String>,
+    /// `win`, `draw` or `loss` for the player whose list this row comes from (a
+    /// player's own history line); `None` in the list of everyone's games.
+    pub outcome: Option<String>,
 }
 
 /// Where a page starts: just below this game in (ended_at, id) order.
@@ -169,6 +172,7 @@ impl Line {
             },
             south_name: self.south_name,
             north_name: self.north_name,
+            outcome: Some(self.outcome),
         }
     }
 }
@@ -273,6 +277,7 @@ impl From<Row> for Listed {
             game,
             south_name,
             north_name,
+            outcome: None,
         }
     }
 }

@@ -9,6 +9,7 @@ diesel::table! {
         created_at -> BigInt,
         display_name -> Nullable<Text>,
         kind -> Text,
+        avatar -> Nullable<Text>,
     }
 }
 

@@ -36,6 +36,9 @@ pub struct User {
     /// `person`, `bot` (driven by its owner's program through API tokens) or
     /// `computer` (the site's own engine, one account per level).
     pub kind: String,
+    /// The figure (角色秀) the player picked, if any: see `crate::avatars` for what is
+    /// shown without one.
+    pub avatar: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -235,6 +238,15 @@ pub fn set_display_name(
 ) -> Result<bool, DbError> {
     let changed = diesel::update(users::table.find(user_id))
         .set(users::display_name.eq(display_name))
+        .execute(conn)?;
+    Ok(changed == 1)
+}
+
+/// Stores the figure a player picked (already checked against `crate::avatars`).
+/// `false` when there is no such player.
+pub fn set_avatar(conn: &mut DbConn, user_id: i64, avatar: &str) -> Result<bool, DbError> {
+    let changed = diesel::update(users::table.find(user_id))
+        .set(users::avatar.eq(avatar))
         .execute(conn)?;
     Ok(changed == 1)
 }

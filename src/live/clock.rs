@@ -55,6 +55,7 @@ impl Task {
         Presence {
             connected: SeatPair([self.connected(Seat::South), self.connected(Seat::North)]),
             escape_ms: SeatPair([escape(Seat::South), escape(Seat::North)]),
+            watchers: self.watch.shown,
         }
     }
 

@@ -110,6 +110,7 @@ impl Task {
             self.row.ended_at = Some(now);
             self.row.end_ms = end_ms;
             self.away_since = [None, None];
+            self.seated = None;
             self.hub.note_game_end();
             self.refresh_players().await;
         }

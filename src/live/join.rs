@@ -74,7 +74,7 @@ impl Task {
         let started = self
             .hub
             .pool()
-            .write(move |c| -> Result<bool, AppError> {
+            .write(move |c| -> Result<Option<[i64; 2]>, AppError> {
                 caps::check(c, &joining)?;
                 Ok(games::start(
                     c,
@@ -93,9 +93,11 @@ impl Task {
                 )?)
             })
             .await?;
-        if !started {
+        let Some(before) = started else {
             return Err(AppError::Conflict("the game is no longer open".into()));
-        }
+        };
+        self.row.score_before_south = Some(before[0]);
+        self.row.score_before_north = Some(before[1]);
         self.row.status = RUNNING.to_string();
         self.row.south_id = Some(south);
         self.row.north_id = Some(north);
@@ -110,6 +112,7 @@ impl Task {
             Opening::Standard(d) => self.deploy = Some(d),
         }
         self.refresh_players().await;
+        self.take_seats();
         self.computer = super::computer::Computer::of_seats(&self.seats);
         if let (Some(c), Some(game)) = (&mut self.computer, &self.game) {
             c.begin(game);
@@ -119,6 +122,7 @@ impl Task {
         self.update_away();
         self.shown_here = [self.connected(Seat::South), self.connected(Seat::North)];
         self.broadcast_state();
+        self.audience_changed();
         self.hub.lobby_changed();
         Ok(())
     }
@@ -257,6 +261,13 @@ impl Task {
             .pool()
             .write(move |c| -> Result<(), AppError> {
                 caps::check(c, &starting)?;
+                // The scores the players bring to the new game, as `games::start` keeps.
+                let before = games::scores_now(c, &row.variant, [south, north])?;
+                let row = GameRow {
+                    score_before_south: Some(before[0]),
+                    score_before_north: Some(before[1]),
+                    ..row.clone()
+                };
                 games::insert(c, &row)?;
                 if let Some(d) = &deployment {
                     games::set_deployment(c, &row.id, d)?;

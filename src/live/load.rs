@@ -54,6 +54,8 @@ pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         marks: Marks::default(),
         phrases: [VecDeque::new(), VecDeque::new()],
         computer: None,
+        seated: None,
+        watch: Default::default(),
         row,
     };
     task.computer = super::computer::Computer::of_seats(&task.seats);

@@ -214,6 +214,7 @@ impl Hub {
     /// Cancels abandoned open games every so often (a quarter of the idle time, between
     /// a quarter of a second and half a minute), for as long as the process runs.
     pub fn start_expiry(self: &Arc<Self>) {
+        self.start_lobby_tick();
         let hub = self.clone();
         let period = (self.config.open_game_idle / 4)
             .clamp(Duration::from_millis(250), Duration::from_secs(30));

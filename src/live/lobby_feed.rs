@@ -34,7 +34,10 @@ pub struct LobbyFeed {
 impl LobbyFeed {
     pub fn new() -> LobbyFeed {
         let empty = ServerMsg::Lobby {
-            d: LobbyMsg { open: Vec::new() },
+            d: LobbyMsg {
+                open: Vec::new(),
+                live: Vec::new(),
+            },
         };
         LobbyFeed {
             frame: watch::channel(ByteString::from(empty.text())).0,
@@ -65,6 +68,11 @@ impl Hub {
         }
     }
 
+    /// Whether any lobby socket is listening.
+    pub(super) fn lobby_watched(&self) -> bool {
+        self.feed.frame.receiver_count() > 0
+    }
+
     /// Refreshes done since the start.
     pub fn lobby_refreshes(&self) -> u64 {
         self.feed.refreshes.load(SeqCst)
@@ -93,10 +101,14 @@ impl Hub {
     /// Works the list out now and hands it to every lobby socket.
     pub async fn refresh_lobby(&self) {
         self.feed.refreshes.fetch_add(1, SeqCst);
+        let live = self.live_list().await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "cannot list the live games");
+            Vec::new()
+        });
         match self.open_list().await {
             Ok(open) => {
                 let msg = ServerMsg::Lobby {
-                    d: LobbyMsg { open },
+                    d: LobbyMsg { open, live },
                 };
                 self.feed.frame.send_replace(ByteString::from(msg.text()));
             }

@@ -134,6 +134,9 @@ pub struct Presence {
     /// Milliseconds until an absent seat loses by escape; null while present or when
     /// no game is being played.
     pub escape_ms: SeatPair<Option<i64>>,
+    /// How many watch the game (sockets that are not a player's), as last announced:
+    /// a change is told at most once a second (`watchers.rs`).
+    pub watchers: u32,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -176,6 +179,8 @@ pub struct PhraseMsg {
 #[derive(Debug, Clone, Serialize)]
 pub struct LobbyMsg {
     pub open: Vec<OpenGame>,
+    /// Running games to watch (`watch_list.rs`).
+    pub live: Vec<super::LiveGame>,
 }
 
 /// The whole game as one socket may see it.

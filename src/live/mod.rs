@@ -15,6 +15,7 @@ mod marks;
 pub mod messages;
 mod outbox;
 mod phrases;
+pub mod playing;
 pub mod presence;
 pub mod protocol;
 mod publish;
@@ -22,9 +23,12 @@ pub mod replay;
 mod summary;
 mod tally_text;
 mod task;
+mod watch_list;
+mod watchers;
 
 pub use summary::{GameSummary, OpenGame, PlayerInfo, PlayerRef, PlayerStanding, RankView};
 pub use task::new_game_id;
+pub use watch_list::LiveGame;
 
 use crate::db::{self, Pool};
 use crate::error::AppError;
@@ -110,6 +114,9 @@ pub struct Hub {
     /// Games ended since the start: cached pages rendered before the last end lapse.
     ended: AtomicU64,
     presence: Arc<presence::Presence>,
+    playing: Arc<playing::Playing>,
+    audience: watchers::Audience,
+    live_cache: watch_list::LiveCache,
     /// See [`Hub::seat_lock`].
     seat_locks: Box<[tokio::sync::Mutex<()>]>,
     /// See [`Hub::pair_lock`].
@@ -148,6 +155,9 @@ impl Hub {
             next_conn: AtomicU64::new(1),
             ended: AtomicU64::new(0),
             presence: presence::Presence::new(db::now_ms()),
+            playing: playing::Playing::new(),
+            audience: watchers::Audience::default(),
+            live_cache: watch_list::LiveCache::default(),
             seat_locks: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
             pair_locks: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
             thinkers: computer::Thinkers::start(config.think_threads),
@@ -186,6 +196,16 @@ impl Hub {
     /// Who has a socket open where (the lobby's and open games' creators).
     pub fn presence(&self) -> &Arc<presence::Presence> {
         &self.presence
+    }
+
+    /// Who is seated in which running game.
+    pub fn playing(&self) -> &Arc<playing::Playing> {
+        &self.playing
+    }
+
+    /// How many watch each live game.
+    pub(crate) fn audience(&self) -> &watchers::Audience {
+        &self.audience
     }
 
     pub(crate) fn next_conn_id(&self) -> u64 {

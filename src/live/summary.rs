@@ -2,6 +2,7 @@
 //! as typed structs serialised by serde (docs/protocol.md, static/js/messages.js).
 //! Built from stored rows only; the deal and salt of a running game never appear here.
 
+use crate::avatars::Avatar;
 use crate::db::games::{FINISHED, GameRow};
 use crate::db::users::{self, Stats, User};
 use crate::db::{DbConn, DbError};
@@ -20,6 +21,8 @@ pub struct PlayerInfo {
     pub score: i64,
     /// The level, when the player is the computer.
     pub computer: Option<crate::engine::Level>,
+    /// The figure shown beside the name (`crate::avatars`).
+    pub avatar: Avatar,
 }
 
 impl PlayerInfo {
@@ -28,6 +31,7 @@ impl PlayerInfo {
             users::by_id(conn, user_id)?.ok_or(DbError::Query(diesel::result::Error::NotFound))?;
         let stats = users::stats(conn, user_id, variant)?;
         Ok(PlayerInfo {
+            avatar: Avatar::of_user(&user),
             computer: user.computer_level(),
             id: user.id,
             username: user.username,
@@ -37,12 +41,19 @@ impl PlayerInfo {
         })
     }
 
-    /// The players in a game's two seats, south then north.
+    /// The players in a game's two seats, south then north. A finished game shows the
+    /// score each brought to it (kept when it started); an open or running one, and an
+    /// old game that kept none, today's.
     pub fn seats(conn: &mut DbConn, row: &GameRow) -> Result<[Option<PlayerInfo>; 2], DbError> {
         let mut seats = [None, None];
+        let before = [row.score_before_south, row.score_before_north];
         for (i, uid) in [row.south_id, row.north_id].into_iter().enumerate() {
             if let Some(uid) = uid {
-                seats[i] = Some(PlayerInfo::load(conn, uid, &row.variant)?);
+                let mut p = PlayerInfo::load(conn, uid, &row.variant)?;
+                if let (FINISHED, Some(score)) = (row.status.as_str(), before[i]) {
+                    p.score = score;
+                }
+                seats[i] = Some(p);
             }
         }
         Ok(seats)
@@ -60,6 +71,9 @@ pub struct PlayerRef {
     pub kind: String,
     pub score: i64,
     pub rank: RankView,
+    /// The figure's name (`crate::avatars`) and its image.
+    pub avatar: &'static str,
+    pub avatar_url: String,
 }
 
 impl PlayerRef {
@@ -70,6 +84,8 @@ impl PlayerRef {
             kind: p.kind.clone(),
             score: p.score,
             rank: RankView::of(p.score),
+            avatar: p.avatar.name,
+            avatar_url: p.avatar.url(),
         }
     }
 
@@ -168,10 +184,13 @@ pub struct PlayerStanding {
     pub draws: i32,
     pub losses: i32,
     pub games: i32,
+    pub avatar: &'static str,
+    pub avatar_url: String,
 }
 
 impl PlayerStanding {
     pub fn of(user: &User, stats: &Stats) -> PlayerStanding {
+        let avatar = Avatar::of_user(user);
         PlayerStanding {
             username: user.username.clone(),
             display_name: user.display_name.clone(),
@@ -183,6 +202,8 @@ impl PlayerStanding {
             draws: stats.draws,
             losses: stats.losses,
             games: stats.games,
+            avatar: avatar.name,
+            avatar_url: avatar.url(),
         }
     }
 }
@@ -234,6 +255,7 @@ mod tests {
             kind: "bot".into(),
             score: 35,
             computer: None,
+            avatar: Avatar::choice("medic").copied().unwrap(),
         }
     }
 
@@ -264,7 +286,8 @@ mod tests {
             &[Some(alice()), None],
         ))
         .unwrap();
-        let me = json!({"username": "alice", "display_name": null, "kind": "bot", "score": 35, "rank": rank_35()});
+        let me = json!({"username": "alice", "display_name": null, "kind": "bot", "score": 35, "rank": rank_35(),
+                      "avatar": "medic", "avatar_url": Avatar::choice("medic").unwrap().url()});
         assert_eq!(
             s,
             json!({
@@ -289,7 +312,8 @@ mod tests {
     #[test]
     fn open_games_and_standings() {
         let o = to_value(OpenGame::of(&row("open"), &alice())).unwrap();
-        let me = json!({"username": "alice", "display_name": null, "kind": "bot", "score": 35, "rank": rank_35()});
+        let me = json!({"username": "alice", "display_name": null, "kind": "bot", "score": 35, "rank": rank_35(),
+                      "avatar": "medic", "avatar_url": Avatar::choice("medic").unwrap().url()});
         assert_eq!(
             o,
             json!({"id": "g1", "variant": "flip", "seconds_per_action": 30, "rated": true,
@@ -303,6 +327,7 @@ mod tests {
             created_at: 0,
             display_name: Some("小明".into()),
             kind: "person".into(),
+            avatar: None,
         };
         let stats = Stats {
             user_id: 1,
@@ -319,7 +344,8 @@ mod tests {
             to_value(PlayerStanding::of(&user, &stats)).unwrap(),
             json!({"username": "alice", "display_name": "小明", "kind": "person", "variant": "standard",
                    "score": 35, "rank": rank_35(), "wins": 3, "draws": 1, "losses": 2,
-                   "games": 6})
+                   "games": 6, "avatar": Avatar::default_for(1).name,
+                   "avatar_url": Avatar::default_for(1).url()})
         );
     }
 }

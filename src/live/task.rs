@@ -109,6 +109,10 @@ pub(super) struct Task {
     pub phrases: [VecDeque<i64>; 2],
     /// The computer's seat, in a game against the computer.
     pub computer: Option<super::computer::Computer>,
+    /// The players' places in the hub's register of running games, while it runs.
+    pub seated: Option<super::playing::Seated>,
+    /// The spectator count the sockets were last told (`watchers.rs`).
+    pub watch: super::watchers::WatchCount,
 }
 
 /// What a command handler gives back: the entries it added to the game, to be
@@ -129,9 +133,21 @@ impl Task {
         me: mpsc::UnboundedSender<Cmd>,
         mut rx: mpsc::UnboundedReceiver<Cmd>,
     ) {
+        // Here rather than at loading: a task loaded twice at once is dropped unrun.
+        self.take_seats();
         self.prompt_computer(&me).await;
         loop {
             let wake = self.next_wake();
+            let audience = self.watch.due;
+            let show_audience = async {
+                match audience {
+                    Some(at) => {
+                        let ms = (at - now_ms()).max(0) as u64;
+                        tokio::time::sleep(Duration::from_millis(ms)).await
+                    }
+                    None => std::future::pending().await,
+                }
+            };
             let sleep = async {
                 match wake {
                     Some(at) => {
@@ -150,6 +166,7 @@ impl Task {
                     let entries = self.on_timer().await;
                     self.publish(entries, None);
                 }
+                _ = show_audience => self.show_audience(),
             }
             if self.conns.is_empty() && self.row.status != RUNNING {
                 break;
@@ -157,6 +174,7 @@ impl Task {
             self.prompt_computer(&me).await;
         }
         self.hub.forget(&self.row.id, &me);
+        self.audience_gone();
         // Commands that raced with the exit go to a fresh task, loaded from the database.
         rx.close();
         let id = self.row.id.clone();
@@ -195,10 +213,12 @@ impl Task {
                 let _ = reply.send(conn);
                 self.greet(conn, since);
                 self.presence_changed(Some(conn));
+                self.audience_changed();
             }
             Cmd::Disconnect { conn } => {
                 if self.conns.remove(&conn).is_some() {
                     self.presence_changed(None);
+                    self.audience_changed();
                 }
             }
             Cmd::Message { conn, msg } => {
@@ -241,6 +261,22 @@ impl Task {
                 let _ = reply.send(Ok(player));
             }
         }
+    }
+
+    /// Keeps the hub's register of running games (`playing.rs`) in step with the row:
+    /// the players are seated while the game runs. The computer is left out: it sits
+    /// in every game against it.
+    pub(super) fn take_seats(&mut self) {
+        if self.row.status != RUNNING {
+            self.seated = None;
+            return;
+        }
+        let users = (self.seats.iter().flatten())
+            .filter(|p| p.computer.is_none())
+            .map(|p| p.id)
+            .collect();
+        let started = self.row.started_at.unwrap_or(self.row.created_at);
+        self.seated = Some(self.hub.playing().seat(&self.row.id, started, users));
     }
 
     pub(super) fn seat_of_user(&self, user: Option<i64>) -> Option<Seat> {

@@ -198,6 +198,12 @@ pub async fn open_games(hub: web::Data<Arc<Hub>>) -> Result<HttpResponse, AppErr
     Ok(HttpResponse::Ok().json(list))
 }
 
+/// The running games the lobby offers to watch (`live::watch_list`).
+pub async fn live_games(hub: web::Data<Arc<Hub>>) -> Result<HttpResponse, AppError> {
+    let list = hub.live_list().await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
 /// A stored game with its creator and seated players.
 pub struct LoadedGame {
     pub row: GameRow,

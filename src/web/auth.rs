@@ -125,6 +125,9 @@ pub struct Account {
     pub display_name: Option<String>,
     /// `person`, `bot` or `computer`: the badge beside the name.
     pub kind: String,
+    /// The running games the player sits in, the latest started first: every page
+    /// offers the way back to them (base.html).
+    pub playing: Vec<crate::live::playing::Seat>,
 }
 
 impl Account {
@@ -148,15 +151,16 @@ impl std::fmt::Display for Account {
 /// The logged-in player, for pages.
 pub async fn account(hub: &Arc<Hub>, session: &Session) -> Option<Account> {
     let id = user_id(session)?;
-    blocking(hub.pool(), move |c| Ok(users::by_id(c, id)?))
+    let user = blocking(hub.pool(), move |c| Ok(users::by_id(c, id)?))
         .await
         .ok()
-        .flatten()
-        .map(|u| Account {
-            username: u.username,
-            display_name: u.display_name,
-            kind: u.kind,
-        })
+        .flatten()?;
+    Some(Account {
+        username: user.username,
+        display_name: user.display_name,
+        kind: user.kind,
+        playing: hub.playing().games_of(id),
+    })
 }
 
 /// Starts a new session (its row is written by the session store as the answer goes

@@ -2,9 +2,11 @@
 //! stays in URLs. Set with `PATCH /api/me` or the form on one's own profile.
 
 use super::auth::require_user;
+use super::avatar_pick::{AvatarLimit, split_request};
 use super::bearer::Caller;
 use super::drawn_width::{MAX_WIDTH, drawn_width};
 use super::reserved_names::display_name_reserved;
+use crate::avatars::Avatar;
 use crate::db::users;
 use crate::error::AppError;
 use crate::live::{Hub, PlayerStanding, blocking};
@@ -123,10 +125,23 @@ fn parse_request(body: &Value) -> Result<Option<String>, AppError> {
     }
 }
 
-/// Stores a checked name (or none) for the player and returns their `GET /api/me`.
-async fn store(hub: &Hub, id: i64, name: Option<String>) -> Result<PlayerStanding, AppError> {
+/// Stores a checked name (or none) for the player, and a checked figure when given
+/// (`avatar_pick`), and returns their `GET /api/me`.
+async fn store(
+    hub: &Hub,
+    id: i64,
+    name: Option<Option<String>>,
+    avatar: Option<Avatar>,
+) -> Result<PlayerStanding, AppError> {
     blocking(hub.pool(), move |c| {
-        if !users::set_display_name(c, id, name.as_deref())? {
+        if let Some(name) = name
+            && !users::set_display_name(c, id, name.as_deref())?
+        {
+            return Err(AppError::NotLoggedIn);
+        }
+        if let Some(a) = avatar
+            && !users::set_avatar(c, id, a.name)?
+        {
             return Err(AppError::NotLoggedIn);
         }
         let user = users::by_id(c, id)?.ok_or(AppError::NotLoggedIn)?;
@@ -136,15 +151,21 @@ async fn store(hub: &Hub, id: i64, name: Option<String>) -> Result<PlayerStandin
     .await
 }
 
-/// `PATCH /api/me`: answers the player as `GET /api/me` does.
+/// `PATCH /api/me`: the display name, the figure (`{"avatar": "medic"}`), or both,
+/// all checked before anything is stored. Answers the player as `GET /api/me` does.
 pub async fn patch_me(
     hub: web::Data<Arc<Hub>>,
+    limit: web::Data<AvatarLimit>,
     caller: Caller,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
     let id = caller.require()?;
-    let name = parse_request(&body)?;
-    let me = store(&hub, id, name).await?;
+    let (avatar, rest) = split_request(&body)?;
+    let name = rest.map(|r| parse_request(&r)).transpose()?;
+    if avatar.is_some() {
+        limit.check(id)?;
+    }
+    let me = store(&hub, id, name, avatar).await?;
     Ok(HttpResponse::Ok().json(me))
 }
 
@@ -176,7 +197,7 @@ pub async fn from_form(
             }
         }
     };
-    store(hub, id, name).await?;
+    store(hub, id, Some(name), None).await?;
     Ok(None)
 }
 

@@ -26,6 +26,7 @@ impl ResponseError for AppError {
             | AppError::InvalidUsername(_)
             | AppError::InvalidPassword(_)
             | AppError::InvalidDisplayName(_)
+            | AppError::InvalidAvatar(_)
             | AppError::BadOption(_) => StatusCode::BAD_REQUEST,
             AppError::NotLoggedIn | AppError::BadCredentials | AppError::BadToken => {
                 StatusCode::UNAUTHORIZED

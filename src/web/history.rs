@@ -3,7 +3,7 @@
 //! profile.rs.)
 
 use super::assets::filters;
-use super::auth::{Account, account, validate_username};
+use super::auth::{Account, account, user_id, validate_username};
 use super::i18n::Lang;
 use super::page_cache::{PageCache, serve};
 use crate::db::history::{self, Cursor, Filter, Listed};
@@ -28,6 +28,8 @@ pub struct Side {
     /// `person`, `bot` or `computer`: the badge beside the name.
     pub kind: String,
     pub rank: Rank,
+    /// The change the game made to the player's score: `None` for a casual game, whose
+    /// stored figure is what the score table would have given and never applied.
     pub score_change: Option<i32>,
     pub won: bool,
 }
@@ -49,6 +51,11 @@ impl Side {
             _ => "",
         }
     }
+
+    /// The name a row gives the player: the display name, else the login name.
+    pub fn shown_name(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.name)
+    }
 }
 
 pub struct HistoryRow {
@@ -57,11 +64,49 @@ pub struct HistoryRow {
     pub rated: bool,
     /// South, then north.
     pub sides: [Option<Side>; 2],
+    /// `south`, `north` or `draw`.
     pub result: String,
+    /// `win`, `draw` or `loss` from the side the list reads from (the list's owner, or
+    /// the viewer when they played the game); `None` when the list reads from no side.
+    pub outcome: Option<&'static str>,
     pub reason: String,
     pub reason_text: String,
     pub steps: i32,
     pub date: String,
+}
+
+impl HistoryRow {
+    /// The winner's name, for a row read from no side ("alice 胜").
+    pub fn winner_name(&self) -> &str {
+        self.sides
+            .iter()
+            .flatten()
+            .find(|s| s.won)
+            .map_or("", |s| s.shown_name())
+    }
+}
+
+/// Whose side a list of games reads its results from.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum FromSide {
+    /// The player whose own list it is (each row's own outcome).
+    Owner,
+    /// The signed-in viewer, in the games they played; else no one's.
+    Viewer(Option<i64>),
+}
+
+/// `win`, `draw` or `loss` for a player of `seat` in a game of `result`.
+fn outcome_of(result: &str, seat: &str) -> &'static str {
+    match result {
+        "draw" => "draw",
+        r if r == seat => "win",
+        _ => "loss",
+    }
+}
+
+/// The stored outcome word as one of the three the page knows.
+fn known_outcome(o: &str) -> Option<&'static str> {
+    ["win", "draw", "loss"].into_iter().find(|k| *k == o)
 }
 
 pub use super::reason_text::reason_text;
@@ -87,13 +132,25 @@ pub(super) fn display_names(c: &mut DbConn, found: &[Listed]) -> Result<DisplayN
 
 pub(super) type DisplayNames = HashMap<i64, dbusers::Label>;
 
-pub(super) fn rows(found: Vec<Listed>, names: &DisplayNames, en: bool) -> Vec<HistoryRow> {
-    found.into_iter().map(|l| row(l, names, en)).collect()
+pub(super) fn rows(
+    found: Vec<Listed>,
+    names: &DisplayNames,
+    en: bool,
+    from: FromSide,
+) -> Vec<HistoryRow> {
+    found.into_iter().map(|l| row(l, names, en, from)).collect()
 }
 
-fn row(listed: Listed, names: &DisplayNames, en: bool) -> HistoryRow {
+fn row(listed: Listed, names: &DisplayNames, en: bool, from: FromSide) -> HistoryRow {
     let g = listed.game;
     let result = g.result.clone().unwrap_or_default();
+    let outcome = match from {
+        FromSide::Owner => listed.outcome.as_deref().and_then(known_outcome),
+        FromSide::Viewer(Some(me)) if g.south_id == Some(me) => Some(outcome_of(&result, "south")),
+        FromSide::Viewer(Some(me)) if g.north_id == Some(me) => Some(outcome_of(&result, "north")),
+        FromSide::Viewer(_) => None,
+    };
+    let rated = g.rated;
     let side = |id: Option<i64>,
                 name: Option<String>,
                 before: Option<i64>,
@@ -106,7 +163,7 @@ fn row(listed: Listed, names: &DisplayNames, en: bool) -> HistoryRow {
                 .get(&id)
                 .map_or_else(|| "person".to_string(), |l| l.kind.clone()),
             rank: Rank::for_score(before.unwrap_or(0)),
-            score_change: change,
+            score_change: change.filter(|_| rated),
             won: result == seat,
         })
     };
@@ -137,6 +194,7 @@ fn row(listed: Listed, names: &DisplayNames, en: bool) -> HistoryRow {
         variant: g.variant,
         rated: g.rated,
         result,
+        outcome,
         steps: g.steps,
         date: date(g.ended_at),
     }
@@ -378,6 +436,7 @@ async fn history_page(
         (None, false) => "棋谱".to_string(),
         (None, true) => "Games".to_string(),
     };
+    let is_owner_list = owner.is_some();
     let page = GamesPage {
         user: account(hub, session).await,
         title,
@@ -398,7 +457,16 @@ async fn history_page(
         ),
         results: options(result_choices, result.as_deref(), en),
         reasons: options(&reason_refs, reason.as_deref(), en),
-        rows: rows(found, &names, en),
+        rows: rows(
+            found,
+            &names,
+            en,
+            if is_owner_list {
+                FromSide::Owner
+            } else {
+                FromSide::Viewer(user_id(session))
+            },
+        ),
         next,
         first,
         unknown_player,

@@ -5,6 +5,7 @@ use super::auth::{Account, account, user_id};
 use super::history::one_of;
 use super::i18n::Lang;
 use super::page_cache::{PageCache, serve};
+use crate::avatars::Avatar;
 use crate::db::schema::{user_stats, users};
 use crate::db::users::{self as dbusers, Stats, User};
 use crate::db::{DbConn, DbError};
@@ -122,6 +123,8 @@ pub struct LadderRow {
     pub display_name: Option<String>,
     /// `person`, `bot` or `computer`: the badge beside the name.
     pub kind: String,
+    /// The figure (角色秀) before the name.
+    pub avatar: Avatar,
     pub rank: Rank,
     pub score: i64,
     pub wins: i32,
@@ -216,6 +219,7 @@ async fn ladder_page(
             // Positions are by score over everyone; within a search they count the matches.
             position: offset + i as i64 + 1,
             me: Some(u.id) == me,
+            avatar: Avatar::of_user(&u),
             name: u.username,
             display_name: u.display_name,
             kind: u.kind,

@@ -3,8 +3,9 @@
 pub mod access_log;
 mod analysis_siguo;
 mod api;
-mod assets;
+pub(crate) mod assets;
 mod auth;
+mod avatar_pick;
 mod bearer;
 mod board_api;
 mod bots;

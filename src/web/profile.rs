@@ -7,8 +7,9 @@ use super::assets::filters;
 use super::auth::{Account, account, user_id, validate_username};
 use super::chart::score_chart;
 use super::display_name::{self, Refused};
-use super::history::{HistoryRow, display_names, one_of, rows};
+use super::history::{FromSide, HistoryRow, display_names, one_of, rows};
 use super::i18n::Lang;
+use crate::avatars::{self, Avatar};
 use crate::db::profiles::{self, Profile, Tally, VsComputer};
 use crate::db::users as dbusers;
 use crate::db::users::COMPUTER;
@@ -34,6 +35,9 @@ struct ProfilePage {
     own: bool,
     /// What the form sent when it was refused, and why.
     refused: Option<Refused>,
+    /// The figure shown (角色秀), and on one's own profile the set to pick from.
+    avatar: Avatar,
+    avatar_choices: &'static [Avatar],
     variant: String,
     score: i64,
     rank: Rank,
@@ -176,7 +180,7 @@ async fn profile_page(
     let v = variant.clone();
     let lookup = name;
     let en = lang.en;
-    let (profile, names, vs_computer, computer_record) = blocking(hub.pool(), move |c| {
+    let (profile, names, vs_computer, computer_record, avatar) = blocking(hub.pool(), move |c| {
         let profile = match validate_username(&lookup) {
             Ok(()) => profiles::by_name(c, &lookup, &v, RECENT_GAMES)?,
             Err(_) => None,
@@ -193,7 +197,10 @@ async fn profile_page(
                 Default::default(),
             )
         };
-        Ok((profile, names, vs, own))
+        let avatar = dbusers::by_id(c, profile.user_id)?
+            .map(|u| Avatar::of_user(&u))
+            .unwrap_or_else(|| Avatar::default_for(profile.user_id));
+        Ok((profile, names, vs, own, avatar))
     })
     .await?;
     let Profile {
@@ -205,7 +212,7 @@ async fn profile_page(
         scores,
         recent,
     } = profile;
-    let recent = rows(recent, &names, en);
+    let recent = rows(recent, &names, en, FromSide::Owner);
     let rank = Rank::for_score(stats.score);
     let page = ProfilePage {
         user: account(hub, session).await,
@@ -221,6 +228,8 @@ async fn profile_page(
         display_name,
         own: user_id(session) == Some(id),
         refused,
+        avatar,
+        avatar_choices: &avatars::CHOICES,
         variant,
         score: stats.score,
         next: rank.next(),

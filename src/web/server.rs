@@ -93,6 +93,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/games", web::post().to(api::create_game))
             .route("/games/quick", web::post().to(api::quick_pair))
             .route("/games/open", web::get().to(api::open_games))
+            .route("/games/live", web::get().to(api::live_games))
             .route("/games/{id}", web::get().to(api::get_game))
             .route("/games/{id}/join", web::post().to(api::join_game))
             .route("/games/{id}/cancel", web::post().to(api::cancel_game))
@@ -130,6 +131,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/bot", web::get().to(bots::page))
             .route("/@/{name}", web::get().to(profile::profile))
             .route("/@/{name}", web::post().to(profile::profile_form))
+            .route(
+                "/@/{name}/avatar",
+                web::post().to(super::avatar_pick::profile_form),
+            )
             .route("/@/{name}/games", web::get().to(history::player_games))
             .route("/game/{id}", web::get().to(pages::game))
             .default_service(web::to(error::no_such_page)),
@@ -177,6 +182,10 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
     };
     let frozen = clock.is_frozen();
     let clock_data = web::Data::new(clock.clone());
+    let avatar_limit = web::Data::new(super::avatar_pick::AvatarLimit::new(
+        config.rate_limits,
+        &clock,
+    ));
     let guard = web::Data::new(throttle::Guard::new(
         config.rate_limits,
         config.trust_proxy,
@@ -217,6 +226,7 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .wrap(middleware::from_fn(origin::same_site_only))
             .app_data(guard.clone())
             .app_data(devices.clone())
+            .app_data(avatar_limit.clone())
             .app_data(clock_data.clone())
             .wrap(
                 SessionMiddleware::builder(

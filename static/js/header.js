@@ -4,6 +4,7 @@
 // worked or not.
 import { api } from './api.js';
 import { t } from './i18n.js';
+import './nav.js';
 
 // A guest's account lives in this browser's session alone (src/web/guest.rs): once
 // logged out, nobody can log in to it again, so its games cannot be claimed any more.

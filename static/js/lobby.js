@@ -8,7 +8,9 @@ import { byId, copyText, el, toast } from './dom.js';
 import { rankName, t } from './i18n.js';
 import { Socket } from './socket.js';
 import { kindBadge } from './badge.js';
+import { avatarImg } from './avatar.js';
 import { bindGuestButton } from './guest.js';
+import { renderLive } from './lobby_live.js';
 
 /** @typedef {import('./messages.js').OpenGame} OpenGame */
 
@@ -73,32 +75,38 @@ if (form) {
       rated: rated ? rated.value === 'true' : true,
     };
   };
+  // The quick match at the top of the page, with the settings of this form.
+  const quickTop = /** @type {HTMLButtonElement|null} */ (document.getElementById('quick-top'));
+  const buttons = [createBtn, quickBtn, quickTop];
   /**
    * @param {string} path
    * @param {HTMLButtonElement} btn
+   * @param {HTMLElement|null} box where a refusal is shown: beside the button pressed
    */
-  const submitWith = async function (path, btn) {
-    if (formError) formError.hidden = true;
-    createBtn.disabled = true;
-    quickBtn.disabled = true;
+  const submitWith = async function (path, btn, box) {
+    if (box) box.hidden = true;
+    for (const b of buttons) if (b) b.disabled = true;
     const label = btn.textContent;
-    btn.textContent = btn === quickBtn ? t('配对中…', 'Matching…') : t('创建中…', 'Creating…');
+    btn.textContent = btn === createBtn ? t('创建中…', 'Creating…') : t('配对中…', 'Matching…');
     try {
       const res = await api('POST', path, options());
       if (!res || !res.id) throw new ApiError(0, 'bad_answer', t('服务器没有返回对局编号', 'The server gave no game id'));
       gotoGame(res.id);
     } catch (e) {
-      showError(formError, /** @type {Error} */ (e).message);
-      createBtn.disabled = false;
-      quickBtn.disabled = false;
+      showError(box, /** @type {Error} */ (e).message);
+      for (const b of buttons) if (b) b.disabled = false;
       btn.textContent = label;
     }
   };
   f.addEventListener('submit', function (ev) {
     ev.preventDefault();
-    submitWith('/api/games', createBtn);
+    submitWith('/api/games', createBtn, formError);
   });
-  quickBtn.addEventListener('click', function () { submitWith('/api/games/quick', quickBtn); });
+  quickBtn.addEventListener('click', function () { submitWith('/api/games/quick', quickBtn, formError); });
+  if (quickTop) {
+    const top = quickTop;
+    top.addEventListener('click', function () { submitWith('/api/games/quick', top, document.getElementById('quick-error')); });
+  }
 }
 
 // Playing the computer: one request opens a casual game the server has already started
@@ -106,15 +114,18 @@ if (form) {
 const computerForm = /** @type {HTMLFormElement|null} */ (document.getElementById('computer-form'));
 if (computerForm) {
   const f = computerForm;
-  const startBtn = /** @type {HTMLButtonElement} */ (byId('computer-start'));
-  const errorBox = byId('computer-error');
+  const formBtn = /** @type {HTMLButtonElement} */ (byId('computer-start'));
+  const topBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('computer-top'));
   /** @param {string} name */
   const checked = function (name) {
     const input = /** @type {HTMLInputElement|null} */ (f.querySelector('input[name="' + name + '"]:checked'));
     return input ? input.value : '';
   };
-  f.addEventListener('submit', async function (ev) {
-    ev.preventDefault();
+  /**
+   * @param {HTMLButtonElement} startBtn the button pressed
+   * @param {HTMLElement} errorBox where a refusal is shown, beside it
+   */
+  const start = async function (startBtn, errorBox) {
     errorBox.hidden = true;
     startBtn.disabled = true;
     const label = startBtn.textContent;
@@ -133,7 +144,15 @@ if (computerForm) {
       startBtn.disabled = false;
       startBtn.textContent = label;
     }
+  };
+  f.addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    start(formBtn, byId('computer-error'));
   });
+  if (topBtn) {
+    const top = topBtn;
+    top.addEventListener('click', function () { start(top, byId('quick-error')); });
+  }
 }
 
 /** @param {OpenGame['creator']} creator */
@@ -167,6 +186,7 @@ function row(game) {
   const seconds = typeof game.seconds_per_action === 'number' ? game.seconds_per_action : '?';
   return el('li', { class: 'open-game' + (mine ? ' mine' : ''), dataset: { gameId: game.id } }, [
     el('div', { class: 'og-who' }, [
+      avatarImg(creator, 'og-avatar'),
       el('bdi', { class: 'og-creator', text: creator.display_name || creator.username || '?' }),
       creator.display_name ? el('span', { class: 'og-login', text: creator.username }) : null,
       kindBadge(creator.kind),
@@ -236,6 +256,9 @@ list.addEventListener('click', async function (ev) {
 api('GET', '/api/games/open').then(function (open) {
   if (!haveSocketList) render(open);
 }).catch(function () { /* the socket will fill the list */ });
+api('GET', '/api/games/live').then(function (live) {
+  if (!haveSocketList) renderLive(live, undefined);
+}).catch(function () { /* the socket will fill the list */ });
 
 /**
  * @param {string} state
@@ -254,6 +277,7 @@ const socket = new Socket({
   onMessage: function (msg) {
     if (msg.t === 'lobby' && msg.d) {
       render(msg.d.open);
+      renderLive(msg.d.live, msg.d.online);
       haveSocketList = true;
     }
   },

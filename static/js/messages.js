@@ -37,6 +37,7 @@
  * @typedef {Object} Presence
  * @property {{south: boolean, north: boolean}} connected
  * @property {{south: number|null, north: number|null}} escape_ms
+ * @property {number} [watchers] how many watch (sockets that are not a player's)
  */
 
 /**
@@ -84,6 +85,8 @@
  * @property {'person'|'bot'|'computer'|'guest'} kind
  * @property {number} [score]
  * @property {Rank} [rank]
+ * @property {string} [avatar] the figure (角色秀) shown beside the name
+ * @property {string} [avatar_url] its image, a hashed static URL
  */
 
 /**
@@ -108,6 +111,8 @@
  * @property {number} [draws]
  * @property {number} [losses]
  * @property {number} [games]
+ * @property {string} [avatar]
+ * @property {string} [avatar_url]
  */
 
 /**
@@ -240,6 +245,18 @@
  */
 
 /**
+ * A running game the lobby offers to watch.
+ * @typedef {Object} LiveGame
+ * @property {string} id
+ * @property {'flip'|'standard'} variant
+ * @property {boolean} rated
+ * @property {number} seconds_per_action
+ * @property {{south: PlayerRef|null, north: PlayerRef|null}} players
+ * @property {number} watchers
+ * @property {number|null} started_at
+ */
+
+/**
  * @typedef {Object} StateMsg
  * @property {'state'} t
  * @property {number} v
@@ -299,7 +316,7 @@
 /**
  * @typedef {Object} LobbyMsg
  * @property {'lobby'} t
- * @property {{open: OpenGame[]}} d
+ * @property {{open: OpenGame[], live?: LiveGame[], online?: number}} d
  */
 
 /** @typedef {StateMsg|EventMsg|AckMsg|ErrorMsg|PongMsg|DeployMsg|MarksMsg|PresenceMsg|PhraseMsg|LobbyMsg} ServerMsg */

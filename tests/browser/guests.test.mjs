@@ -82,7 +82,7 @@ test('a visitor plays the computer as a guest, then registers and keeps the game
     await page.locator('#guest-note').waitFor();
     assert.equal(await page.locator('#create-form input[name="rated"][value="false"]').isChecked(), true,
       'a guest starts on casual');
-    assert.ok((await page.locator('#create-form .hint').innerText()).includes(`你好，${shown}！`),
+    assert.ok((await page.locator('#quick-summary').innerText()).includes(`你好，${shown}！`),
       'the lobby greets the guest by display name');
 
     const card = page.getByRole('region', { name: '人机对战' });

@@ -446,6 +446,23 @@ test('two players meet in the lobby, play a game by clicking, and replay it', as
         return el && el.closest('[data-square]') ? el.closest('[data-square]').getAttribute('data-square') : null;
       });
       assert.equal(hit, 'c3');
+      // The replay's step bar stays at the bottom of the phone's screen, and taps on the
+      // board's halves step through the game: a phone has no arrow keys.
+      const bar = await pb.locator('.replay-controls').boundingBox();
+      assert.ok(bar && Math.abs(bar.y + bar.height - PHONE.height) <= 1, `the step bar is docked at the bottom: ${JSON.stringify(bar)}`);
+      assert.match(await pb.locator('#replay-hint').innerText(), /左半边/);
+      await pb.click('#replay-first');
+      assert.equal((await replayStep(pb)).step, 0);
+      const board = await pb.locator('#board').boundingBox();
+      assert.ok(board && board.y + board.height / 2 < bar.y, 'the board\'s middle is above the bar');
+      const tapAt = async (fraction, want) => {
+        await pb.mouse.click(board.x + board.width * fraction, board.y + board.height / 2);
+        await pb.waitForFunction((n) => document.querySelector('#replay-step').dataset.step === n, String(want));
+      };
+      await tapAt(0.75, 1);
+      await tapAt(0.75, 2);
+      await tapAt(0.25, 1);
+      await pb.click('#replay-last');
       // Alice's desktop.
       assertFits(await boardGeometry(pa), 'finished game at 1280 px');
       await pa.evaluate(() => window.scrollTo(0, 0));

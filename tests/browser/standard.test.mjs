@@ -187,6 +187,9 @@ test('two players deploy, play standard 军棋 by clicking, and replay it', asyn
       await pa.click('#deploy-go');
       await pa.locator('#deploy-go', { hasText: '已出征' }).waitFor();
       assert.equal(await pa.locator('#deploy-tools').isVisible(), false, 'the layout is locked');
+      // On the phone the sheet is one line (clock, 随机, 出征); its expander shows the rest.
+      assert.equal(await pb.locator('#deploy-ready').isVisible(), false, 'one line on a phone');
+      await pb.click('#deploy-more');
       await pb.locator(`#deploy-ready li[data-seat="${aSeat}"][data-ready="yes"]`).waitFor();
       assert.match(await pb.locator(`#deploy-ready li[data-seat="${aSeat}"]`).innerText(), /已就绪/);
       await pb.click('#deploy-go');

@@ -5,6 +5,7 @@
 import { byId, el } from '../dom.js';
 import { colourName, rankName, seatName, t } from '../i18n.js';
 import { pieceEl } from './log.js';
+import { setAvatar } from '../avatar.js';
 import {
   SEATS, amCreator, colourOf, creatorName, deploying, game, isRunning, isStandard, mySeat, other,
   player, sameUser, status, store, view, withInfo,
@@ -38,7 +39,11 @@ function q(card, sel) {
 function fill(card, seat, p, placeholder) {
   card.dataset.seat = seat;
   const you = !!seat && seat === mySeat();
-  const shown = p ? withInfo(p) : null;
+  // A finished game shows the score and rank each player brought to it (the server's
+  // summary); an open or running one, the standing of today.
+  const atGame = p && status() === 'finished' && typeof p.score === 'number';
+  const shown = p ? (atGame ? Object.assign({}, withInfo(p), { score: p.score, rank: p.rank }) : withInfo(p)) : null;
+  avatarOf(card, shown && shown.username ? shown : null);
   q(card, '.pc-name').textContent = shown && shown.username ? shown.display_name || shown.username : placeholder;
   const login = q(card, '.pc-login');
   login.hidden = !(shown && shown.display_name);
@@ -96,6 +101,22 @@ function fill(card, seat, p, placeholder) {
   const pres = store.S && store.S.presence;
   q(card, '.pc-offline').hidden = !(pres && seat && !you && pres.connected && pres.connected[seat] === false && isRunning());
   card.classList.toggle('to-move', !!(v && seat && isRunning() && v.to_move === seat));
+}
+
+/**
+ * The card's figure (角色秀), made on first use: it spans the card's two rows, left of
+ * the name (game.css), so the name keeps the card's width beside the clock.
+ * @param {HTMLElement} card
+ * @param {PlayerRef|null} p
+ */
+function avatarOf(card, p) {
+  let img = /** @type {HTMLImageElement|null} */ (card.querySelector('.pc-avatar'));
+  if (!img) {
+    img = /** @type {HTMLImageElement} */ (el('img', { class: 'avatar pc-avatar', alt: '', width: 40, height: 40, hidden: true }));
+    card.prepend(img);
+  }
+  setAvatar(img, p);
+  card.classList.toggle('has-avatar', !img.hidden);
 }
 
 export function renderCards() {

@@ -49,7 +49,3 @@ export function ask(text, ok) {
 export function withdraw() {
   if (pending) answer(false);
 }
-
-export function asking() {
-  return pending !== null;
-}

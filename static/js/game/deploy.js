@@ -29,6 +29,7 @@ const els = {
   problems: byId('deploy-problems'),
   violations: byId('deploy-violations'),
   go: /** @type {HTMLButtonElement} */ (byId('deploy-go')),
+  more: /** @type {HTMLButtonElement} */ (byId('deploy-more')),
   hint: byId('deploy-hint'),
 };
 
@@ -257,6 +258,14 @@ function closeChooser() {
 export function wireDeploy(sendFn, renderFn) {
   send = sendFn;
   rerender = renderFn;
+  // On a phone the sheet is one line (clock, 随机, 出征) over the board's back rows; the
+  // rest opens on request (standard.css).
+  els.more.addEventListener('click', function () {
+    const open = !els.panel.classList.contains('is-expanded');
+    els.panel.classList.toggle('is-expanded', open);
+    els.more.setAttribute('aria-expanded', open ? 'true' : 'false');
+    els.more.textContent = open ? t('收起', 'Less') : t('更多', 'More');
+  });
   els.random.addEventListener('click', function () {
     closeChooser();
     command('random_layout');

@@ -5,7 +5,9 @@
 // actions by `legal`. Anything an event does not carry that the page would need (an old
 // server's event without `board`) is fetched whole again rather than worked out here.
 import { show } from './pacing.js';
-import { store, view, mySeat, game } from './state.js';
+import { t } from '../i18n.js';
+import { store, view, mySeat, game, amCreator } from './state.js';
+import { announceJoin } from './panels.js';
 
 /** @typedef {import('../messages.js').GameEvent} GameEvent */
 /** @typedef {import('../messages.js').State} State */
@@ -57,6 +59,14 @@ function setPresence(p) {
   const S = store.S;
   if (!S || !p) return;
   S.presence = p;
+  const watching = document.getElementById('watchers');
+  if (watching) {
+    const n = typeof p.watchers === 'number' ? p.watchers : 0;
+    watching.hidden = n === 0;
+    watching.textContent = '👁 ' + n;
+    watching.dataset.watchers = String(n);
+    watching.title = t(n + ' 人观战', n + ' watching');
+  }
   const now = performance.now();
   for (const seat of /** @type {const} */ (['south', 'north'])) {
     const ms = p.escape_ms ? p.escape_ms[seat] : null;
@@ -72,6 +82,7 @@ function onState(v, d) {
   if (!d || !d.game) return;
   const first = !store.haveState;
   const prevYou = store.S ? store.S.you : undefined;
+  const wasOpen = !!store.S && store.S.game.status === 'open';
   const S = d;
   S.rematch = S.rematch || { south: false, north: false, next: null };
   S.view = S.view || null;
@@ -96,6 +107,8 @@ function onState(v, d) {
   store.deployDeadline = S.deploy && typeof S.deploy.remaining_ms === 'number' ? performance.now() + S.deploy.remaining_ms : null;
   setClock(S.clock);
   setPresence(S.presence);
+  // Someone took the other seat: whoever moves first, the creator is told.
+  if (wasOpen && S.game.status === 'running' && amCreator()) announceJoin();
   const last = S.last || null;
   // A state without `last` (an older server) keeps the highlight this page already had.
   if (last || first) store.last = last ? lastOf(last) : null;

@@ -32,11 +32,6 @@ export function show(msg, apply, supersedes) {
   if (!holding) next();
 }
 
-/** How many messages wait to be shown (for tests and the reconnect path). */
-export function backlog() {
-  return waiting.length + (holding ? 1 : 0);
-}
-
 function next() {
   holding = null;
   for (;;) {

@@ -3,7 +3,8 @@
 // (步数, 未吃子, timeouts: always in view during play), the status card, joining and
 // waiting, resignation, draw offers (a sheet over the board on phones), the banner for a
 // disconnected opponent counting down to the escape ruling, and the tab title.
-import { byId } from '../dom.js';
+import { byId, toast } from '../dom.js';
+import { play } from './sound.js';
 import { reasonText, t } from '../i18n.js';
 import { perActionSeconds } from './cards.js';
 import {
@@ -80,12 +81,13 @@ function statusText() {
 }
 
 /**
- * "12 / 300" when the server gives a limit, else "12".
+ * "12 / 300" when the server gives a limit, else "12" ("12/300" with `sep` '/').
  * @param {number} n
  * @param {number|null|undefined} limit
+ * @param {string} [sep]
  */
-function outOf(n, limit) {
-  return limit ? n + ' / ' + limit : String(n);
+function outOf(n, limit, sep) {
+  return limit ? n + (sep === undefined ? ' / ' : sep) + limit : String(n);
 }
 
 function renderCounters() {
@@ -102,12 +104,9 @@ function renderCounters() {
     // The strip: one line, always in view while the game runs.
     // Short forms, so that the strip is one line at 360 px in both languages with 底分
     // shown too; the whole words are in each count's title.
-    const compact = function (/** @type {number} */ n, /** @type {number|null|undefined} */ limit) {
-      return limit ? n + '/' + limit : String(n);
-    };
-    els.stripSteps.textContent = t('步数 ', 'Steps ') + compact(v.steps, v.steps_to_draw);
+    els.stripSteps.textContent = t('步数 ', 'Steps ') + outOf(v.steps, v.steps_to_draw, '/');
     els.stripSteps.title = els.steps.title;
-    els.stripQuiet.textContent = t('未吃子 ', 'Quiet ') + compact(v.quiet_steps || 0, v.quiet_steps_to_draw);
+    els.stripQuiet.textContent = t('未吃子 ', 'Quiet ') + outOf(v.quiet_steps || 0, v.quiet_steps_to_draw, '/');
     els.stripQuiet.title = els.quiet.title;
     els.stripQuiet.classList.toggle('near-limit', near);
     const a = seat || 'south';
@@ -223,9 +222,17 @@ function renderTitle() {
 }
 
 let joinedFlash = false;
+let joinedTold = false;
 
-/** Someone joined this player's open game: the title says so until the page is looked at. */
+/**
+ * Someone joined this player's open game: a chime, a toast, and the title until the page
+ * is looked at. Once per page (the state and the summary may both bring the news).
+ */
 export function announceJoin() {
+  if (joinedTold) return;
+  joinedTold = true;
+  play('joined');
+  toast(t('对手已加入，对局开始！', 'Your opponent has joined: the game begins!'));
   joinedFlash = true;
   document.title = t('★ 对手已加入 · ', '★ Opponent joined · ') + baseTitle;
   const clear = function () {

@@ -371,6 +371,16 @@ export function wireReplay(renderFn) {
     const n = stepFromHash();
     if (n !== null && R.active && n !== R.step) goTo(n, true);
   });
+  // On a phone there are no arrow keys: a tap on the board's left half steps back, on
+  // its right half forward (the board takes no moves during a replay).
+  const board = document.getElementById('board');
+  if (board) {
+    board.addEventListener('click', function (ev) {
+      if (!R.active) return;
+      const r = board.getBoundingClientRect();
+      goTo(ev.clientX < r.left + r.width / 2 ? R.step - 1 : R.step + 1);
+    });
+  }
   document.addEventListener('keydown', function (ev) {
     if (!R.active || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const target = /** @type {HTMLElement|null} */ (ev.target);

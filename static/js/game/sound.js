@@ -1,6 +1,6 @@
 // @ts-check
 // Short sounds made with WebAudio (no files to download): a flip, a move, a capture,
-// your turn, and a low clock. A mute switch, remembered in localStorage. Browsers allow
+// your turn, a low clock, and an opponent sitting down. A mute switch, remembered in localStorage. Browsers allow
 // sound only after the page was touched; until then play() is silent.
 import { remembered } from '../dom.js';
 
@@ -68,9 +68,15 @@ const SOUNDS = {
     tone(c, 0.11, 880, 880, 0.12, 'sine', 0.2);
   },
   low: function (c) { tone(c, 0, 1000, 1000, 0.05, 'square', 0.08); },
+  // Someone sat down at this player's table: three rising notes, unlike "your turn".
+  joined: function (c) {
+    tone(c, 0, 523, 523, 0.12, 'sine', 0.22);
+    tone(c, 0.13, 659, 659, 0.12, 'sine', 0.22);
+    tone(c, 0.26, 784, 784, 0.22, 'sine', 0.22);
+  },
 };
 
-/** @param {'flip'|'move'|'capture'|'turn'|'low'} name */
+/** @param {'flip'|'move'|'capture'|'turn'|'low'|'joined'} name */
 export function play(name) {
   if (muted.get()) return;
   const c = context();
