@@ -12,6 +12,7 @@ pub mod marks;
 pub mod profiles;
 pub mod schema;
 pub mod sessions;
+pub mod social;
 pub mod step_log;
 pub mod steps;
 pub mod tokens;

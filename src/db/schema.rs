@@ -168,6 +168,37 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    follows (follower_id, followee_id) {
+        follower_id -> BigInt,
+        followee_id -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    blocks (blocker_id, blocked_id) {
+        blocker_id -> BigInt,
+        blocked_id -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    challenges (id) {
+        id -> Text,
+        challenger_id -> BigInt,
+        challenged_id -> BigInt,
+        variant -> Text,
+        seconds_per_action -> Integer,
+        rated -> Bool,
+        status -> Text,
+        game_id -> Nullable<Text>,
+        created_at -> BigInt,
+        decided_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(user_stats -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -189,5 +220,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     saved_layouts,
     piece_marks,
     sessions,
-    api_tokens
+    api_tokens,
+    follows,
+    blocks,
+    challenges
 );

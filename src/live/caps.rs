@@ -37,6 +37,13 @@ pub enum Start {
     /// The players of a finished game play again; `asker` is the one whose request
     /// this is (refusals speak to them), `other` the opponent.
     Rematch { asker: i64, other: i64, rated: bool },
+    /// `accepter` accepts `challenger`'s challenge: the game is opened by the
+    /// challenger and joined by the accepter at once.
+    Challenge {
+        accepter: i64,
+        challenger: i64,
+        rated: bool,
+    },
 }
 
 /// Whose cap a refusal is about, for its wording.
@@ -80,6 +87,11 @@ pub fn check(c: &mut DbConn, start: &Start) -> Result<(), AppError> {
         Start::Rematch {
             asker,
             other,
+            rated,
+        }
+        | Start::Challenge {
+            accepter: asker,
+            challenger: other,
             rated,
         } => {
             if rated {
@@ -129,7 +141,7 @@ fn rated_room(c: &mut DbConn, user: i64, whose: Whose) -> Result<(), AppError> {
         ),
         Whose::Opponents => format!(
             "your opponent already has {MAX_RATED_GAMES} rated games open or in play; the \
-             rematch can start once they finish or cancel one"
+             game can start once they finish or cancel one"
         ),
     };
     Err(AppError::Limit("too_many_rated_games", message))

@@ -69,6 +69,31 @@ fn listed(tiers: [Vec<GameRow>; 2], keep: impl Fn(&GameRow) -> bool) -> Vec<Game
         .collect()
 }
 
+/// A new open game of these settings by `creator_id` (already checked: see the API's
+/// `NewGame`), as the lobby's form, quick pairing and challenges open them.
+pub fn open_row(
+    variant: &str,
+    rated: bool,
+    seconds_per_action: u32,
+    creator_id: i64,
+    config: &super::LiveConfig,
+) -> GameRow {
+    let options = crate::rules::Options {
+        seconds_per_action,
+        deploy_seconds: config.deploy_seconds,
+        ..crate::rules::Options::default()
+    };
+    GameRow::open(
+        super::new_game_id(),
+        variant,
+        rated,
+        seconds_per_action as i32,
+        serde_json::to_string(&options).expect("options serialise"),
+        creator_id,
+        now_ms(),
+    )
+}
+
 impl Hub {
     fn idle_ms(&self) -> i64 {
         self.config.open_game_idle.as_millis() as i64
@@ -223,6 +248,15 @@ impl Hub {
                 actix_web::rt::time::sleep(period).await;
                 if let Err(e) = hub.expire_abandoned().await {
                     tracing::error!(error = %e, "cannot expire abandoned games");
+                }
+            }
+        });
+        let hub = self.clone();
+        actix_web::rt::spawn(async move {
+            loop {
+                actix_web::rt::time::sleep(super::challenges::SWEEP).await;
+                if let Err(e) = hub.expire_challenges().await {
+                    tracing::error!(error = %e, "cannot expire challenges");
                 }
             }
         });

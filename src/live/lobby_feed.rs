@@ -37,6 +37,7 @@ impl LobbyFeed {
             d: LobbyMsg {
                 open: Vec::new(),
                 live: Vec::new(),
+                online: 0,
             },
         };
         LobbyFeed {
@@ -108,7 +109,11 @@ impl Hub {
         match self.open_list().await {
             Ok(open) => {
                 let msg = ServerMsg::Lobby {
-                    d: LobbyMsg { open, live },
+                    d: LobbyMsg {
+                        open,
+                        live,
+                        online: self.presence.online(),
+                    },
                 };
                 self.feed.frame.send_replace(ByteString::from(msg.text()));
             }

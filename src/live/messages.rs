@@ -48,6 +48,10 @@ pub enum ServerMsg {
     Lobby {
         d: LobbyMsg,
     },
+    /// To one player's lobby sockets: the challenges they have received and sent.
+    Challenges {
+        d: super::challenges::ChallengesMsg,
+    },
 }
 
 impl ServerMsg {
@@ -181,6 +185,8 @@ pub struct LobbyMsg {
     pub open: Vec<OpenGame>,
     /// Running games to watch (`watch_list.rs`).
     pub live: Vec<super::LiveGame>,
+    /// How many are here: players with a socket open, and visitors' sockets.
+    pub online: usize,
 }
 
 /// The whole game as one socket may see it.

@@ -3,6 +3,7 @@
 
 mod action_text;
 pub mod caps;
+pub mod challenges;
 mod clock;
 pub mod computer;
 mod deploy;
@@ -20,6 +21,7 @@ pub mod presence;
 pub mod protocol;
 mod publish;
 pub mod replay;
+pub mod social;
 mod summary;
 mod tally_text;
 mod task;
@@ -125,6 +127,7 @@ pub struct Hub {
     /// Open games being started against the computer, by id: the one player (the
     /// computer) who may join each, and the lobby does not list them.
     reserved: Mutex<HashMap<String, i64>>,
+    social: social::Social,
 }
 
 /// Runs blocking database work off the async threads.
@@ -162,6 +165,7 @@ impl Hub {
             pair_locks: (0..64).map(|_| tokio::sync::Mutex::new(())).collect(),
             thinkers: computer::Thinkers::start(config.think_threads),
             reserved: Mutex::new(HashMap::new()),
+            social: social::Social::default(),
             config,
         })
     }
@@ -297,6 +301,8 @@ impl Hub {
             let ms = began.elapsed().as_millis() as u64;
             tracing::info!(actions = folded, ms, "moved the step log of running games");
         }
+        // Before any game's task: their phrases ask who blocks whom.
+        self.load_blocks().await?;
         let ids = blocking(&self.pool, |c| Ok(db::games::running_ids(c)?)).await?;
         for id in &ids {
             self.handle(id).await?;

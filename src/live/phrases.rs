@@ -28,10 +28,12 @@ fn allow(sent: &mut VecDeque<i64>, now: i64) -> bool {
 }
 
 impl Task {
-    /// A player's phrase: acknowledged, then sent to every socket of the game. A refused
-    /// one (a spectator's, or one too soon) is answered with an error and goes nowhere.
+    /// A player's phrase: acknowledged, then sent to every socket of the game but those
+    /// of players who block the sender (who is not told: a block is not announced). A
+    /// refused one (a spectator's, or one too soon) is answered with an error and goes
+    /// nowhere.
     pub(super) fn phrase(&mut self, conn: u64, ack: Option<u64>, id: &'static str) {
-        let Some(seat) = self.seat_of(conn) else {
+        let Some((seat, sender)) = self.player(conn) else {
             return self.send(conn, &ServerMsg::error(ErrorBody::not_a_player(), ack));
         };
         if !allow(&mut self.phrases[seat.index()], now_ms()) {
@@ -42,9 +44,16 @@ impl Task {
             );
         }
         self.ack(conn, ack);
-        self.send_to_all(&ServerMsg::Phrase {
+        let text = ServerMsg::Phrase {
             d: PhraseMsg { seat, id },
-        });
+        }
+        .frame();
+        let social = self.hub.social();
+        for c in self.conns.values() {
+            if !c.user.is_some_and(|u| social.blocks(u, sender)) {
+                c.out.push(text.clone());
+            }
+        }
     }
 }
 

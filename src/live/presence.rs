@@ -23,6 +23,11 @@ struct Count {
 #[derive(Debug)]
 pub struct Presence {
     places: Mutex<HashMap<(i64, Place), Count>>,
+    /// Each player's open sockets anywhere, for "who is online" (the friends list) and
+    /// the lobby's count: a lookup, where the places would be a scan.
+    sockets: Mutex<HashMap<i64, u32>>,
+    /// Sockets of visitors who are not logged in.
+    visitors: std::sync::atomic::AtomicUsize,
     /// Nobody's sockets are known from before this process started: everyone counts as
     /// having left at the start, so that a restart gives creators the idle time again.
     started_at: i64,
@@ -42,6 +47,28 @@ impl Drop for Here {
             c.open = c.open.saturating_sub(1);
             c.left_at = crate::db::now_ms();
         }
+        drop(places);
+        let mut sockets = self.presence.sockets.lock().expect("presence lock");
+        if let Some(n) = sockets.get_mut(&self.key.0) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                sockets.remove(&self.key.0);
+            }
+        }
+    }
+}
+
+/// A socket of a visitor who is not logged in, counted while it lives.
+#[derive(Debug)]
+pub struct Visitor {
+    presence: Arc<Presence>,
+}
+
+impl Drop for Visitor {
+    fn drop(&mut self) {
+        self.presence
+            .visitors
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -49,6 +76,8 @@ impl Presence {
     pub fn new(started_at: i64) -> Arc<Presence> {
         Arc::new(Presence {
             places: Mutex::new(HashMap::new()),
+            sockets: Mutex::new(HashMap::new()),
+            visitors: Default::default(),
             started_at,
         })
     }
@@ -58,10 +87,40 @@ impl Presence {
         let key = (user, place);
         let mut places = self.places.lock().expect("presence lock");
         places.entry(key.clone()).or_default().open += 1;
+        drop(places);
+        *self
+            .sockets
+            .lock()
+            .expect("presence lock")
+            .entry(user)
+            .or_default() += 1;
         Here {
             presence: self.clone(),
             key,
         }
+    }
+
+    /// A visitor who is not logged in opened a socket.
+    pub fn enter_visitor(self: &Arc<Self>) -> Visitor {
+        self.visitors
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Visitor {
+            presence: self.clone(),
+        }
+    }
+
+    /// Whether `user` has any socket open (the lobby, a game: theirs or one watched).
+    pub fn is_online(&self, user: i64) -> bool {
+        self.sockets
+            .lock()
+            .expect("presence lock")
+            .contains_key(&user)
+    }
+
+    /// How many are here: players with a socket open, and visitors' sockets.
+    pub fn online(&self) -> usize {
+        let players = self.sockets.lock().expect("presence lock").len();
+        players + self.visitors.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// `None` while `user` has a socket in the lobby or on game `game`; otherwise when
@@ -117,5 +176,21 @@ mod tests {
         assert_eq!(p.away_since(1, "g"), Some(100));
         assert_eq!(p.away_since(2, "h"), None, "open sockets are kept");
         drop(other);
+    }
+
+    #[test]
+    fn online_counts_players_once_and_visitors_by_socket() {
+        let p = Presence::new(100);
+        let a1 = p.enter(1, Place::Lobby);
+        let a2 = p.enter(1, Place::Game("g".into()));
+        let v = p.enter_visitor();
+        assert!(p.is_online(1) && !p.is_online(2));
+        assert_eq!(p.online(), 2, "one player with two sockets, one visitor");
+        drop(a1);
+        assert!(p.is_online(1), "still on the game");
+        drop(a2);
+        drop(v);
+        assert!(!p.is_online(1));
+        assert_eq!(p.online(), 0);
     }
 }

@@ -6,9 +6,7 @@ use crate::db::games::{self, GameRow};
 use crate::db::{self, users};
 use crate::engine::Level;
 use crate::error::AppError;
-use crate::live::{
-    Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, caps, new_game_id,
-};
+use crate::live::{Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, caps};
 use crate::rules::board::Square;
 use crate::rules::view::Face;
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
@@ -30,7 +28,7 @@ pub struct NewGame {
 }
 
 impl NewGame {
-    fn check(&self) -> Result<(), AppError> {
+    pub(crate) fn check(&self) -> Result<(), AppError> {
         if !self.variant.caps().two_player() {
             return Err(AppError::BadOption(format!(
                 "{} tables are not open on the site yet: the variant is flip or standard",
@@ -57,19 +55,12 @@ impl NewGame {
     }
 
     fn row(&self, creator_id: i64, config: &LiveConfig) -> GameRow {
-        let options = Options {
-            seconds_per_action: self.seconds_per_action,
-            deploy_seconds: config.deploy_seconds,
-            ..Options::default()
-        };
-        GameRow::open(
-            new_game_id(),
+        crate::live::lobby::open_row(
             self.variant.name(),
             self.rated,
-            self.seconds_per_action as i32,
-            serde_json::to_string(&options).expect("options serialise"),
+            self.seconds_per_action,
             creator_id,
-            db::now_ms(),
+            config,
         )
     }
 }

@@ -33,6 +33,7 @@ mod reason_text;
 mod reserved_names;
 pub mod server;
 pub mod sessions;
+mod social;
 mod socket_caps;
 mod throttle;
 mod upgrades;

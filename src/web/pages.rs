@@ -45,11 +45,11 @@ struct RulesPage {
     en: bool,
 }
 
-fn html(lang: Lang, t: &impl Template) -> Result<HttpResponse, AppError> {
+pub(super) fn html(lang: Lang, t: &impl Template) -> Result<HttpResponse, AppError> {
     Ok(lang.html(t.render().map_err(AppError::internal)?))
 }
 
-fn pick(lang: Lang, zh: &str, en: &str) -> String {
+pub(super) fn pick(lang: Lang, zh: &str, en: &str) -> String {
     if lang.en { en.into() } else { zh.into() }
 }
 

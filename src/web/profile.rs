@@ -61,6 +61,18 @@ struct ProfilePage {
     vs_computer: Vec<VsRow>,
     /// Whether the player has finished any game against the computer.
     met_computer: bool,
+    /// Another player's profile seen by a logged-in player (not a guest), when the
+    /// profiled account can be followed and challenged: the social bar.
+    ties: Option<Ties>,
+    /// The challenge form's player (`challenge_form.html`).
+    challenge_to: Option<String>,
+}
+
+/// What the viewer is to the profiled player, for the social bar.
+struct Ties {
+    following: bool,
+    blocked: bool,
+    online: bool,
 }
 
 /// One computer level as the profile names it.
@@ -214,8 +226,28 @@ async fn profile_page(
     } = profile;
     let recent = rows(recent, &names, en, FromSide::Owner);
     let rank = Rank::for_score(stats.score);
+    let user = account(hub, session).await;
+    let viewer = user_id(session).filter(|&v| v != id);
+    let social = matches!(
+        kind.as_str(),
+        crate::db::kinds::PERSON | crate::db::kinds::BOT
+    ) && user
+        .as_ref()
+        .is_some_and(|u| u.kind != crate::db::kinds::GUEST);
+    let ties = match viewer.filter(|_| social) {
+        Some(v) => {
+            let (following, blocked) = hub.ties(v, id).await?;
+            Some(Ties {
+                following,
+                blocked,
+                online: hub.presence().is_online(id),
+            })
+        }
+        None => None,
+    };
     let page = ProfilePage {
-        user: account(hub, session).await,
+        user,
+        ties,
         title: match &display_name {
             // Isolated (FSI … PDI), as <bdi> does on the page: a right-to-left name
             // cannot turn the title around.
@@ -224,6 +256,7 @@ async fn profile_page(
         },
         en,
         level: level_of(&name),
+        challenge_to: Some(name.clone()),
         name,
         display_name,
         own: user_id(session) == Some(id),

@@ -3,7 +3,7 @@
 use super::{
     access_log, api, assets, auth, bearer, board_api, bots, device_cookie, display_name, error,
     finished_cache, frame_budget, guest, head, headers, history, ladder, layouts, origin,
-    page_cache, pages, profile, rate_clock, sessions, socket_caps, throttle, upgrades, ws,
+    page_cache, pages, profile, rate_clock, sessions, social, socket_caps, throttle, upgrades, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -103,6 +103,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/analysis/moves", web::post().to(api::analysis_moves))
             .route("/players/{name}", web::get().to(api::player))
             .route("/ladder", web::get().to(api::ladder))
+            .route("/friends", web::get().to(social::friends))
+            .route("/follows", web::post().to(social::follow))
+            .route("/follows/{name}", web::delete().to(social::unfollow))
+            .route("/blocks", web::post().to(social::block))
+            .route("/blocks/{name}", web::delete().to(social::unblock))
+            .route("/challenges", web::get().to(social::list))
+            .route("/challenges", web::post().to(social::create))
+            .route("/challenges/{id}/accept", web::post().to(social::accept))
+            .route("/challenges/{id}/decline", web::post().to(social::decline))
+            .route("/challenges/{id}/cancel", web::post().to(social::cancel))
             .route("/layouts", web::get().to(layouts::list))
             .route("/layouts", web::post().to(layouts::create))
             // Before `/layouts/{id}`, which would otherwise take "import" for an id.
@@ -129,6 +139,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/ladder", web::get().to(ladder::ladder))
             .route("/layouts", web::get().to(layouts::page))
             .route("/bot", web::get().to(bots::page))
+            .route("/friends", web::get().to(social::page))
             .route("/@/{name}", web::get().to(profile::profile))
             .route("/@/{name}", web::post().to(profile::profile_form))
             .route(

@@ -130,9 +130,12 @@ pub async fn game_socket(
     let conn = conn
         .await
         .map_err(|_| AppError::internal("the game task stopped"))?;
+    // Counted as here (the lobby's 在线 count, friends' online marks) while it lives.
+    let here = Here::of(&hub, user, Some(&id));
 
     actix_web::rt::spawn(async move {
         let _permit = permit;
+        let _here = here;
         let mut reader = Reader::new(stream, shared);
         let mut writer = Writer::new(ws);
         let (error, close): Ending = loop {
@@ -178,6 +181,35 @@ pub async fn game_socket(
     Ok(response)
 }
 
+/// The next list of a player's challenges; never, for a visitor (or once the channel
+/// closed).
+async fn next_notice(
+    notices: &mut Option<tokio::sync::watch::Receiver<ByteString>>,
+) -> Option<ByteString> {
+    if let Some(rx) = notices
+        && rx.changed().await.is_ok()
+    {
+        return Some(rx.borrow_and_update().clone());
+    }
+    std::future::pending().await
+}
+
+/// A socket's presence, left when dropped: a player's in its place, or a visitor's.
+struct Here {
+    _player: Option<crate::live::presence::Here>,
+    _visitor: Option<crate::live::presence::Visitor>,
+}
+
+impl Here {
+    fn of(hub: &Hub, user: Option<i64>, game: Option<&str>) -> Here {
+        let place = game.map_or(Place::Lobby, |g| Place::Game(g.to_string()));
+        Here {
+            _player: user.map(|u| hub.presence().enter(u, place)),
+            _visitor: user.is_none().then(|| hub.presence().enter_visitor()),
+        }
+    }
+}
+
 pub async fn lobby_socket(
     req: HttpRequest,
     body: web::Payload,
@@ -191,9 +223,14 @@ pub async fn lobby_socket(
     let permit = caps.into_inner().admit(address, caller.id(), None)?;
     let shared = budgets.into_inner().open(address, caller.id(), false)?;
     // A logged-in player's lobby socket keeps their open games from expiring.
-    let here = caller.id().map(|u| hub.presence().enter(u, Place::Lobby));
+    let here = Here::of(&hub, caller.id(), None);
     let (response, ws, stream) = actix_ws::handle(&req, body)?;
     let mut lobby = hub.lobby();
+    // A player's challenges come on their own channel beside the shared list; a
+    // visitor's never changes.
+    let user = caller.id();
+    let mut notices = user.map(|u| hub.challenge_notices(u));
+    let hub: Arc<Hub> = hub.get_ref().clone();
     actix_web::rt::spawn(async move {
         let _permit = permit;
         let _here = here;
@@ -202,13 +239,24 @@ pub async fn lobby_socket(
         let first = lobby.borrow_and_update().clone();
         // The watch keeps only the newest list, so a slow reader skips lists rather
         // than queueing them.
-        let (error, close): Ending = match writer.text(first).await {
+        let mut sent = writer.text(first).await;
+        if let (Ok(()), Some(u)) = (&sent, user) {
+            match crate::live::challenges::lists(hub.pool(), u).await {
+                Ok(msg) => sent = writer.text(msg.frame()).await,
+                Err(e) => tracing::error!(error = %e, "cannot list a player's challenges"),
+            }
+        }
+        drop(hub);
+        let (error, close): Ending = match sent {
             Err(why) => stopped(why),
             Ok(()) => loop {
                 tokio::select! {
                     changed = lobby.changed() => {
                         if changed.is_err() { break (None, None); }
                         let frame = lobby.borrow_and_update().clone();
+                        if let Err(why) = writer.text(frame).await { break stopped(why); }
+                    }
+                    Some(frame) = next_notice(&mut notices) => {
                         if let Err(why) = writer.text(frame).await { break stopped(why); }
                     }
                     read = reader.next() => match read {

@@ -11,6 +11,7 @@ import { kindBadge } from './badge.js';
 import { avatarImg } from './avatar.js';
 import { bindGuestButton } from './guest.js';
 import { renderLive } from './lobby_live.js';
+import { showChallenges } from './challenges.js';
 
 /** @typedef {import('./messages.js').OpenGame} OpenGame */
 
@@ -279,6 +280,8 @@ const socket = new Socket({
       render(msg.d.open);
       renderLive(msg.d.live, msg.d.online);
       haveSocketList = true;
+    } else if (msg.t === 'challenges' && msg.d) {
+      showChallenges(msg.d);
     }
   },
   onStatus: function (open) {

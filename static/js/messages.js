@@ -316,10 +316,41 @@
 /**
  * @typedef {Object} LobbyMsg
  * @property {'lobby'} t
- * @property {{open: OpenGame[], live?: LiveGame[], online?: number}} d
+ * @property {{open: OpenGame[], live: LiveGame[], online: number}} d
  */
 
-/** @typedef {StateMsg|EventMsg|AckMsg|ErrorMsg|PongMsg|DeployMsg|MarksMsg|PresenceMsg|PhraseMsg|LobbyMsg} ServerMsg */
+/**
+ * A player as the social lists show them.
+ * @typedef {Object} Person
+ * @property {string} username
+ * @property {string|null} display_name
+ * @property {'person'|'bot'|'computer'|'guest'} kind
+ * @property {string} avatar_url
+ */
+
+/**
+ * @typedef {Object} Challenge
+ * @property {string} id
+ * @property {Person} from
+ * @property {Person} to
+ * @property {'flip'|'standard'} variant
+ * @property {number} seconds_per_action
+ * @property {boolean} rated
+ * @property {'pending'|'accepted'|'declined'|'cancelled'|'expired'} status
+ * @property {string|null} game the game an accepted challenge started
+ * @property {number} created_at
+ * @property {number} expires_at
+ */
+
+/**
+ * To one player's lobby sockets: challenges waiting for their answer, and those they
+ * sent lately with the answers.
+ * @typedef {Object} ChallengesMsg
+ * @property {'challenges'} t
+ * @property {{incoming: Challenge[], outgoing: Challenge[]}} d
+ */
+
+/** @typedef {StateMsg|EventMsg|AckMsg|ErrorMsg|PongMsg|DeployMsg|MarksMsg|PresenceMsg|PhraseMsg|LobbyMsg|ChallengesMsg} ServerMsg */
 
 /**
  * @typedef {Object} Limits

@@ -80,7 +80,7 @@ test('the phone header: a menu reaches every link, nothing cut off', async () =>
           await page.tap('#nav-toggle');
           const links = page.locator('#main-nav a');
           const count = await links.count();
-          assert.equal(count, loggedIn ? 6 : 4, `${where}: the menu's links`);
+          assert.equal(count, loggedIn ? 7 : 4, `${where}: the menu's links`);
           for (let i = 0; i < count; i++) {
             const link = links.nth(i);
             await link.waitFor({ state: 'visible' });
@@ -93,6 +93,7 @@ test('the phone header: a menu reaches every link, nothing cut off', async () =>
             assert.ok(g.bottom <= PHONE.height, `${where}: "${g.text}" is above the fold`);
             assert.ok(g.bottom - g.top >= 32, `${where}: "${g.text}" is a finger's height`);
           }
+          if (loggedIn) assert.ok(await page.locator('#friends-link').isVisible(), `${where}: 好友 in the menu`);
           if (loggedIn) assert.ok(await page.locator('#layouts-link').isVisible());
           if (loggedIn) assert.ok(await page.locator('#bot-link').isVisible());
         }

@@ -21,8 +21,15 @@ function watchTable() {
   Object.assign(window, { __table: { slides, captions } });
   const same = (a, b) => !!a && !!b && a.getAttribute('data-piece') === b.getAttribute('data-piece')
     && a.getAttribute('data-colour') === b.getAttribute('data-colour');
+  // Each ghost's record, so that its removal ends it at that moment: a frame later (the
+  // next animation frame) a following slide may already have begun in the same task.
+  const recs = new Map();
   new MutationObserver((muts) => {
     for (const m of muts) {
+      for (const n of m.removedNodes) {
+        const rec = recs.get(n);
+        if (rec && rec.end === null) rec.end = performance.now();
+      }
       const target = m.target instanceof Element ? m.target : m.target.parentElement;
       if (target && target.id === 'board-caption' && target.textContent) {
         const last = captions[captions.length - 1];
@@ -34,6 +41,7 @@ function watchTable() {
         if (!(n instanceof Element) || !n.classList.contains('ghost')) continue;
         const rec = { to: '', copies: 0, frames: 0, finished: false, start: performance.now(), end: null };
         slides.push(rec);
+        recs.set(n, rec);
         const mover = n.querySelector('.piece');
         // The destination: the square drawn where the slide's last keyframe puts it.
         const destination = () => {
@@ -50,7 +58,7 @@ function watchTable() {
         const count = () => {
           if (!rec.to) rec.to = destination();
           if (!n.isConnected) {
-            rec.end = performance.now();
+            if (rec.end === null) rec.end = performance.now();
             return;
           }
           const dest = document.querySelector(`#board g[data-square="${rec.to}"] .piece`);

@@ -18,8 +18,9 @@ use std::sync::Arc;
 /// takes a share of the thinking threads.
 pub const MAX_COMPUTER_GAMES: i64 = 3;
 
-/// Keeps an open game for the computer for as long as it lives.
-struct Reservation<'a> {
+/// Keeps an open game for the computer (or a challenge's accepter) for as long as it
+/// lives.
+pub(in crate::live) struct Reservation<'a> {
     hub: &'a Hub,
     id: String,
 }
@@ -31,7 +32,7 @@ impl Drop for Reservation<'_> {
 }
 
 impl Hub {
-    fn reserve(&self, id: &str, player: i64) -> Reservation<'_> {
+    pub(in crate::live) fn reserve(&self, id: &str, player: i64) -> Reservation<'_> {
         self.reserved
             .lock()
             .expect("hub lock")

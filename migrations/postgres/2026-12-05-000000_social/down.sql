@@ -1,0 +1,3 @@
+DROP TABLE challenges;
+DROP TABLE blocks;
+DROP TABLE follows;
