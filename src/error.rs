@@ -22,12 +22,18 @@ pub enum AppError {
     /// they register.
     GuestCasualOnly,
     Forbidden(String),
+    /// Refused for a reason its code names (403): a block, a guest where an account is
+    /// needed.
+    Refused(&'static str, String),
     BadOrigin,
     NotFound(String),
     UsernameTaken,
     Conflict(String),
     /// A per-player limit was reached (409): the code names which one.
     Limit(&'static str, String),
+    /// The thing asked about has moved on (409), as its code says: a challenge already
+    /// answered, or one still waiting.
+    Moved(&'static str, String),
     TooLarge,
     /// Past a cap on open sockets (per address or per player).
     TooManySockets(String),
@@ -59,7 +65,9 @@ impl AppError {
             AppError::NotFound(_) => "not_found",
             AppError::UsernameTaken => "username_taken",
             AppError::Conflict(_) => "conflict",
-            AppError::Limit(code, _) => code,
+            AppError::Limit(code, _) | AppError::Refused(code, _) | AppError::Moved(code, _) => {
+                code
+            }
             AppError::TooLarge => "too_large",
             AppError::TooManySockets(_) => "too_many_sockets",
             AppError::Unavailable(_) => "unavailable",
@@ -81,6 +89,8 @@ impl AppError {
             | AppError::Conflict(m)
             | AppError::NotRatedTogether(m)
             | AppError::Limit(_, m)
+            | AppError::Refused(_, m)
+            | AppError::Moved(_, m)
             | AppError::TooManySockets(m)
             | AppError::Unavailable(m) => m.clone(),
             AppError::NotLoggedIn => "log in first".into(),

@@ -87,6 +87,22 @@ async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static 
     // A bot on its token: its player references carry `"kind":"bot"`.
     let mut b = h.bot("types_b").await.client;
     let mut lobby = h.client().socket("/ws/lobby").await;
+    // A player's lobby socket hears their challenges: one from a third player.
+    let mut own_lobby = a.socket("/ws/lobby").await;
+    let mut c = h.player("types_challenger").await;
+    let r = c
+        .post(
+            "/api/challenges",
+            json!({"to": "types_a", "variant": "flip", "seconds_per_action": 30, "rated": false}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    own_lobby
+        .wait_for("the challenge", |m| {
+            m["t"] == "challenges" && m["d"]["incoming"].as_array().is_some_and(|a| !a.is_empty())
+        })
+        .await;
+    out.append(&mut own_lobby.received);
     let id = open_game(&mut a).await;
     let sa = a.game_socket(&id).await;
     let mut watcher = h.client().game_socket(&id).await;

@@ -79,7 +79,7 @@ async fn followed_players_show_online_and_playing(db: TestDb) {
     guest
         .post("/api/follows", json!({"name": "bob"}))
         .await
-        .assert_error(403, "forbidden");
+        .assert_error(403, "guest_no_friends");
     h.client()
         .get("/api/friends")
         .await
@@ -206,7 +206,7 @@ async fn an_accepted_challenge_seats_both_players(db: TestDb) {
     // Twice is once.
     bob.post_empty(&format!("/api/challenges/{id}/accept"))
         .await
-        .assert_error(409, "conflict");
+        .assert_error(409, "challenge_answered");
 }
 
 async fn challenges_are_declined_cancelled_and_refused(db: TestDb) {
@@ -265,7 +265,7 @@ async fn challenges_are_declined_cancelled_and_refused(db: TestDb) {
     alice
         .post("/api/challenges", casual_flip("bob"))
         .await
-        .assert_error(409, "conflict");
+        .assert_error(409, "challenge_waiting");
     alice
         .post_empty(&format!("/api/challenges/{first}/decline"))
         .await
@@ -280,7 +280,7 @@ async fn challenges_are_declined_cancelled_and_refused(db: TestDb) {
     .await;
     bob.post_empty(&format!("/api/challenges/{first}/accept"))
         .await
-        .assert_error(409, "conflict");
+        .assert_error(409, "challenge_answered");
 
     // Cancelled by Alice: gone from Bob's list; Bob cannot cancel it.
     let second = challenge(&mut alice, casual_flip("bob")).await;
@@ -346,7 +346,7 @@ async fn a_challenge_lapses_after_five_minutes(db: TestDb) {
     }
     bob.post_empty(&format!("/api/challenges/{id}/accept"))
         .await
-        .assert_error(409, "conflict");
+        .assert_error(409, "challenge_answered");
     // The sweep marks it, and Alice hears that nobody answered.
     lists(&mut alice_lobby, "alice to hear it lapsed", |d| {
         status_of(d, "outgoing", &id).as_deref() == Some("expired")
@@ -373,14 +373,14 @@ async fn a_block_stops_challenges_and_phrases(db: TestDb) {
     assert_eq!(l["d"]["incoming"], json!([]), "{l}");
     bob.post_empty(&format!("/api/challenges/{waiting}/accept"))
         .await
-        .assert_error(409, "conflict");
+        .assert_error(409, "challenge_answered");
     alice
         .post("/api/challenges", casual_flip("bob"))
         .await
-        .assert_error(403, "forbidden");
+        .assert_error(403, "blocked");
     bob.post("/api/challenges", casual_flip("alice"))
         .await
-        .assert_error(403, "forbidden");
+        .assert_error(403, "you_blocked");
 
     // In a game between them, Alice's phrases reach everyone but Bob.
     let id = alice.create_game(30, false).await;

@@ -137,8 +137,14 @@ fn answerable(row: Option<ChallengeRow>, user: i64, now: i64) -> Result<Challeng
         .ok_or_else(|| AppError::NotFound("no such challenge of yours".into()))?;
     match shown_status(&row, now) {
         PENDING if row.status == PENDING => Ok(row),
-        PENDING => Err(AppError::Conflict("the challenge is being accepted".into())),
-        status => Err(AppError::Conflict(format!("the challenge is {status}"))),
+        PENDING => Err(AppError::Moved(
+            "challenge_answered",
+            "the challenge is being accepted".into(),
+        )),
+        status => Err(AppError::Moved(
+            "challenge_answered",
+            format!("the challenge is {status}"),
+        )),
     }
 }
 
@@ -173,17 +179,20 @@ impl Hub {
                     ));
                 }
                 if hub.social().blocks(user, them.id) {
-                    return Err(AppError::Forbidden(
+                    return Err(AppError::Refused(
+                        "you_blocked",
                         "you have blocked this player: unblock them to challenge them".into(),
                     ));
                 }
                 if hub.social().blocks(them.id, user) {
-                    return Err(AppError::Forbidden(
+                    return Err(AppError::Refused(
+                        "blocked",
                         "this player does not take challenges from you".into(),
                     ));
                 }
                 if store::pending_between(c, user, them.id, now_ms() - TTL_MS)? {
-                    return Err(AppError::Conflict(
+                    return Err(AppError::Moved(
+                        "challenge_waiting",
                         "your challenge to this player is still waiting for an answer".into(),
                     ));
                 }

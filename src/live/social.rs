@@ -83,7 +83,8 @@ pub(super) fn named(c: &mut crate::db::DbConn, name: &str) -> Result<User, AppEr
 pub(super) fn registered(c: &mut crate::db::DbConn, user: i64) -> Result<User, AppError> {
     let me = crate::db::users::by_id(c, user)?.ok_or(AppError::NotLoggedIn)?;
     if me.kind == kinds::GUEST {
-        return Err(AppError::Forbidden(
+        return Err(AppError::Refused(
+            "guest_no_friends",
             "guests cannot follow, block or challenge players: register to keep friends".into(),
         ));
     }

@@ -32,13 +32,15 @@ impl ResponseError for AppError {
                 StatusCode::UNAUTHORIZED
             }
             AppError::Forbidden(_)
+            | AppError::Refused(..)
             | AppError::BadOrigin
             | AppError::NotRatedTogether(_)
             | AppError::GuestCasualOnly => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
-            AppError::UsernameTaken | AppError::Conflict(_) | AppError::Limit(..) => {
-                StatusCode::CONFLICT
-            }
+            AppError::UsernameTaken
+            | AppError::Conflict(_)
+            | AppError::Limit(..)
+            | AppError::Moved(..) => StatusCode::CONFLICT,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooManySockets(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,

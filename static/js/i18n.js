@@ -143,6 +143,14 @@ const ERRORS_ZH = {
   too_many_rated_games: '你进行中和待加入的积分赛已达上限，请先下完或取消一局（友谊赛不受限）',
   too_many_computer_games: '你同时进行的人机对局已达上限，请先下完或认输一局再开新局',
   guest_casual_only: '游客只能下友谊赛：注册后（对局都会保留）即可参加积分赛',
+  blocked: '对方不接受你的挑战',
+  you_blocked: '你已屏蔽该玩家，取消屏蔽后才能向其挑战',
+  guest_no_friends: '游客不能关注、屏蔽或挑战玩家：注册后即可',
+  challenge_waiting: '你向该玩家发出的挑战还在等待回应',
+  challenge_answered: '这条挑战已被回应、取消或已过期',
+  too_many_challenges: '你等待回应的挑战已达上限（5 条），请先取消一条或等待回应',
+  too_many_follows: '关注人数已达上限（500），请先取消关注一些人',
+  too_many_blocks: '屏蔽人数已达上限（500），请先取消屏蔽一些人',
 };
 
 /**

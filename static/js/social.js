@@ -23,15 +23,12 @@ function listen() {
 }
 
 // Follow, unfollow, block, unblock: the server decides; the page shows what it now is.
+// A block asks nothing first: it is undone by the same button.
 for (const btn of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('[data-social]'))) {
   btn.addEventListener('click', async function () {
     const bar = document.getElementById('social-bar');
     const name = btn.dataset.name || (bar && bar.dataset.name) || '';
     const what = btn.dataset.social;
-    if (what === 'block' && !window.confirm(t(
-      '屏蔽后，对方不能向你发起挑战，对局中也看不到对方的快捷语。确定屏蔽吗？',
-      'Once blocked, they cannot challenge you and you will not see their phrases in games. Block them?'
-    ))) return;
     btn.disabled = true;
     try {
       if (what === 'follow') await api('POST', '/api/follows', { name });
