@@ -37,6 +37,19 @@ fn cell(row: &str, attrs: &str) -> i64 {
         .unwrap_or_else(|e| panic!("a number in {attrs}: {e}"))
 }
 
+/// The row of a person's record (战绩) for `variant` against `against` (`people`,
+/// `computer`, `all`): its games, wins, draws, losses, and the win rate as shown.
+fn record(html: &str, variant: &str, against: &str) -> ([i64; 4], String) {
+    let key = format!("data-variant=\"{variant}\" data-against=\"{against}\"");
+    let at = html
+        .find(&key)
+        .unwrap_or_else(|| panic!("a record row {key}"));
+    let row = &html[at..at + html[at..].find("</tr>").expect("the row ends")];
+    let n = ["games", "win", "draw", "loss"].map(|o| cell(row, &format!("data-outcome=\"{o}\"")));
+    let rate = &row[row.find("data-outcome=\"rate\">").expect("a win rate") + 20..];
+    (n, rate[..rate.find('<').unwrap()].trim().to_string())
+}
+
 /// Wins, draws and losses in one variant's cells of a row.
 fn tally(row: &str, variant: &str) -> [i64; 3] {
     ["win", "draw", "loss"].map(|o| {
@@ -90,6 +103,15 @@ async fn the_profile_counts_games_against_the_computer(db: TestDb) {
 
     let before = h.client().get("/@/vs_person").await;
     assert_eq!(before.status, 200);
+    // Until then its games are against a person: the record says so, casual games too.
+    assert_eq!(
+        record(&before.text, "flip", "people"),
+        ([3, 1, 1, 1], "33%".into())
+    );
+    assert_eq!(
+        record(&before.text, "flip", "computer"),
+        ([0, 0, 0, 0], "—".into())
+    );
     assert!(
         !before.text.contains("data-computer=\"vs_machine\""),
         "a person's account is not listed as a computer"
@@ -117,6 +139,28 @@ async fn the_profile_counts_games_against_the_computer(db: TestDb) {
         [1, 1, 1],
         "won, drawn, lost in flip chess"
     );
+    assert!(
+        row.contains("data-outcome=\"rate\">33%<"),
+        "the level's win rate: {row}"
+    );
+    // The record splits the same games by opponent, with win rates.
+    assert_eq!(
+        record(&page.text, "flip", "people"),
+        ([0, 0, 0, 0], "—".into())
+    );
+    assert_eq!(
+        record(&page.text, "flip", "computer"),
+        ([3, 1, 1, 1], "33%".into())
+    );
+    assert_eq!(
+        record(&page.text, "flip", "all"),
+        ([3, 1, 1, 1], "33%".into())
+    );
+    assert_eq!(
+        record(&page.text, "standard", "all"),
+        ([0, 0, 0, 0], "—".into())
+    );
+    assert!(page.text.contains("胜率"));
     assert_eq!(tally(row, "standard"), [0, 0, 0], "no standard games");
     assert!(
         row.contains("href=\"/@/vs_machine\""),
@@ -147,6 +191,15 @@ async fn the_profile_counts_games_against_the_computer(db: TestDb) {
     let page = c.get("/@/vs_friend").await;
     let row = computer_row(&page.text, "vs_machine");
     assert_eq!(tally(row, "flip"), [0, 0, 0]);
+    assert_eq!(
+        record(&page.text, "flip", "people"),
+        ([1, 0, 0, 1], "0%".into())
+    );
+    let page = c.get("/@/vs_other").await;
+    assert_eq!(
+        record(&page.text, "flip", "people"),
+        ([1, 1, 0, 0], "100%".into())
+    );
 
     // English.
     let page = c.get("/@/vs_person?lang=en").await;

@@ -61,6 +61,8 @@ struct ProfilePage {
     vs_computer: Vec<VsRow>,
     /// Whether the player has finished any game against the computer.
     met_computer: bool,
+    /// A person's record (战绩) by variant and opponent, with win rates.
+    records: Vec<RecordRow>,
     /// Another player's profile seen by a logged-in player (not a guest), when the
     /// profiled account can be followed and challenged: the social bar.
     ties: Option<Ties>,
@@ -98,8 +100,69 @@ struct VsRow {
     /// What the row is headed by: the account's display name, else its level, else
     /// its username.
     label: String,
-    /// By variant: flip, then standard.
-    cells: [(&'static str, Tally); 2],
+    /// By variant: flip, then standard, each with its win rate.
+    cells: [(&'static str, Tally, String); 2],
+}
+
+/// The share of `t` won, as the profile shows it: "67%", or "—" before any game.
+fn win_rate(t: &Tally) -> String {
+    match t.games() {
+        0 => "—".into(),
+        n => format!("{}%", (t.wins * 100 + n / 2) / n),
+    }
+}
+
+/// One row of a person's record (战绩): a variant against people, against the
+/// computer, or in all.
+struct RecordRow {
+    variant: &'static str,
+    /// `people`, `computer` or `all`.
+    against: &'static str,
+    label: String,
+    tally: Tally,
+    rate: String,
+}
+
+/// A person's record by variant, against people and the computer: every finished game
+/// counts, casual ones too (the rated standing is the stats above it).
+fn record_rows(total: [Tally; 2], vs: &[VsComputer], en: bool) -> Vec<RecordRow> {
+    let mut rows = Vec::new();
+    for (i, variant) in ["flip", "standard"].into_iter().enumerate() {
+        let computer = vs.iter().fold(Tally::default(), |acc, c| {
+            let t = if i == 0 { c.flip } else { c.standard };
+            Tally {
+                wins: acc.wins + t.wins,
+                draws: acc.draws + t.draws,
+                losses: acc.losses + t.losses,
+            }
+        });
+        let all = total[i];
+        let people = Tally {
+            wins: all.wins - computer.wins,
+            draws: all.draws - computer.draws,
+            losses: all.losses - computer.losses,
+        };
+        let name = match (i, en) {
+            (0, true) => "Flip chess",
+            (0, false) => "翻翻棋",
+            (_, true) => "Standard",
+            (_, false) => "标准军棋",
+        };
+        for (against, tally, zh, english) in [
+            ("people", people, "对人", "vs people"),
+            ("computer", computer, "对电脑", "vs computer"),
+            ("all", all, "合计", "all"),
+        ] {
+            rows.push(RecordRow {
+                variant,
+                against,
+                label: format!("{name} · {}", if en { english } else { zh }),
+                rate: win_rate(&tally),
+                tally,
+            });
+        }
+    }
+    rows
 }
 
 impl VsRow {
@@ -113,7 +176,10 @@ impl VsRow {
         VsRow {
             username: c.username,
             label,
-            cells: [("flip", c.flip), ("standard", c.standard)],
+            cells: [
+                ("flip", c.flip, win_rate(&c.flip)),
+                ("standard", c.standard, win_rate(&c.standard)),
+            ],
         }
     }
 }
@@ -201,13 +267,12 @@ async fn profile_page(
             AppError::NotFound(format!("no player {}", crate::quote::quoted(&lookup)))
         })?;
         let names = display_names(c, &profile.recent)?;
-        let (vs, own) = if profile.kind == COMPUTER {
-            (Vec::new(), profiles::all_games_record(c, profile.user_id)?)
+        // A computer's own record, or a person's in all (split by opponent below).
+        let own = profiles::all_games_record(c, profile.user_id)?;
+        let vs = if profile.kind == COMPUTER {
+            Vec::new()
         } else {
-            (
-                profiles::record_vs_computers(c, profile.user_id)?,
-                Default::default(),
-            )
+            profiles::record_vs_computers(c, profile.user_id)?
         };
         let avatar = dbusers::by_id(c, profile.user_id)?
             .map(|u| Avatar::of_user(&u))
@@ -287,6 +352,11 @@ async fn profile_page(
         met_computer: vs_computer
             .iter()
             .any(|c| c.flip.games() + c.standard.games() > 0),
+        records: if kind == COMPUTER {
+            Vec::new()
+        } else {
+            record_rows(computer_record, &vs_computer, en)
+        },
         computer_record,
         vs_computer: vs_computer.into_iter().map(|c| VsRow::new(c, en)).collect(),
     };

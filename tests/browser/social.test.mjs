@@ -80,3 +80,27 @@ test('follow, challenge (declined, then accepted into a game) and block', async 
     await browser.close();
   }
 });
+
+test('the profile record (战绩) with win rates fits a 360 px phone', async () => {
+  const browser = await launch();
+  try {
+    const page = await (await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true })).newPage();
+    const name = `sr${suffix()}`;
+    await register(page, name);
+    for (const lang of ['zh', 'en']) {
+      await page.goto(`${BASE}/@/${name}?lang=${lang}`);
+      const rows = page.locator('#record-table tbody tr');
+      assert.equal(await rows.count(), 6, 'flip and standard, each vs people, vs computer, all');
+      // No games yet: a dash, not 0% or NaN.
+      const rates = await page.locator('#record-table td[data-outcome="rate"]').allTextContents();
+      assert.deepEqual(rates.map((r) => r.trim()), Array(6).fill('—'));
+      const head = await page.locator('#record-table thead').textContent();
+      assert.ok(head.includes(lang === 'zh' ? '胜率' : 'Win rate'), head);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= PHONE.width, `the profile fits 360 px (${wide}, ${lang})`);
+      await page.locator('#vs-computer td[data-outcome="rate"]').first().waitFor({ state: 'attached' });
+    }
+  } finally {
+    await browser.close();
+  }
+});
