@@ -227,7 +227,18 @@ test('a newcomer plays the computer at 入门: a whole flip game and a whole sta
       }
       for (const other of ['computer-normal', 'computer-hard']) {
         const cells = await table.locator(`tr[data-computer="${other}"] td`).allInnerTexts();
-        assert.deepEqual(cells.map((c) => c.trim()), ['0', '0', '0', '0', '0', '0'], other);
+        // Won, drawn, lost and the win rate per variant: a dash before any game.
+        assert.deepEqual(cells.map((c) => c.trim()), ['0', '0', '0', '—', '0', '0', '0', '—'], other);
+      }
+      for (const variant of ['flip', 'standard']) {
+        const won = outcomes[variant] === 'win' ? '100%' : '0%';
+        const rate = (await row.locator(`td[data-variant="${variant}"][data-outcome="rate"]`).innerText()).trim();
+        assert.equal(rate, won, `${variant}: the win rate against 入门`);
+        // The record (战绩) counts the same game against the computer, none against people.
+        const games = async (against) => (await page.locator(
+          `#record-table tr[data-variant="${variant}"][data-against="${against}"] td[data-outcome="games"]`).innerText()).trim();
+        assert.equal(await games('computer'), '1', `${variant}: one game against the computer`);
+        assert.equal(await games('people'), '0', `${variant}: none against people`);
       }
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= PHONE.width, `the profile fits 360 px (${wide})`);
