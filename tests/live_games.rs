@@ -213,12 +213,16 @@ async fn flag_win(db: TestDb) {
         table = table.rematch(&h).await;
     }
     check_players(&h, &totals).await;
-    // The winner's rank and score also show beside the finished game.
+    // Beside the finished game each player shows the score they brought to it (stored
+    // with the game): today's less what this game changed.
     let summary = table.summary().await;
     for seat in Seat::BOTH {
         let name = table.seats[seat.index()].client.name.clone();
         let p = &summary["players"][seat.name()];
-        assert_eq!(p["score"], totals[&name].score, "{summary}");
+        let change = summary["score"][seat.name()]
+            .as_i64()
+            .expect("a rated game's change");
+        assert_eq!(p["score"], totals[&name].score - change, "{summary}");
     }
 }
 
