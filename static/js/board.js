@@ -102,6 +102,9 @@ export class BoardView {
     // moved piece twice, at its destination and sliding.
     /** @type {Set<string>} */
     this.arriving = new Set();
+    // Ends the slide now running at its last frame (null when none runs).
+    /** @type {(() => void)|null} */
+    this.sliding = null;
     svg.setAttribute('viewBox', '0 0 ' + WIDTH + ' ' + HEIGHT);
     svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
     svg.classList.add('jq-board');
@@ -387,6 +390,9 @@ export class BoardView {
       if (lossAt) this.flash(lossAt, 'flash-loss');
       return 0;
     }
+    // A slide still running (its timer ran out before its last frame, as on a busy
+    // machine) jumps to its end and ends there, rather than vanishing part way.
+    if (this.sliding) this.sliding();
     const layer = this.animLayer;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     this.arriving.clear();
@@ -417,9 +423,15 @@ export class BoardView {
         const standing = dest ? dest.querySelector('.piece') : null;
         if (standing) standing.classList.remove('is-arriving');
       }
+      if (self.sliding === cut) self.sliding = null;
       ghost.remove();
       if (lossAt) self.flash(lossAt, 'flash-loss');
     };
+    const cut = function () {
+      anim.finish();
+      done();
+    };
+    this.sliding = cut;
     anim.onfinish = done;
     anim.oncancel = done;
     return duration;

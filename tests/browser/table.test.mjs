@@ -212,6 +212,15 @@ for (const lang of ['zh', 'en']) {
       const board = await box(pb, '#board');
       assert.ok(banner.y + banner.height <= board.y, 'the banner is above the board, not over it');
       assert.ok(inView(await box(pb, '#player-bottom')), 'with the banner up, the own card stays in view');
+      // Her card's offline tag stays on one line (it wrapped as 离/线 on a phone).
+      const tag = pb.locator('#player-top .pc-offline');
+      await tag.waitFor({ state: 'visible' });
+      const lines = await tag.evaluate((e) => {
+        const r = document.createRange();
+        r.selectNodeContents(e);
+        return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size;
+      });
+      assert.equal(lines, 1, 'the offline tag is one line');
       await pa.goto(`${BASE}/game/${id}`);
       await pb.locator('#presence-banner').waitFor({ state: 'hidden', timeout: 10000 });
       await pb.locator('#resign').waitFor({ state: 'visible' });
