@@ -1,8 +1,8 @@
 // History and finished games as players found them misleading (issue 20, finding 6): a
 // casual game's row shows "—" rather than a score change that never applied, each
 // player's history reads the result from their own side (胜 / 负). (That a finished game
-// shows the score each player brought to it is checked by tests/live_games.rs: a rated
-// game takes at least 15 s a step, too long to play out here.)
+// shows the score each player brought to it is checked by escape.test.mjs, on a rated
+// game ended quickly by an escape.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, DESKTOP, launch, register, startGame } from './support.mjs';
