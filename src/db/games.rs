@@ -160,7 +160,11 @@ pub fn open_newest(
             .filter(users::id.eq(games::creator_id))
             .filter(users::created_at.le(made_by)),
     );
-    let q = games::table.filter(games::status.eq(OPEN)).into_boxed();
+    // 四国 tables are joined from their own invitation until the lobby draws tables.
+    let q = games::table
+        .filter(games::status.eq(OPEN))
+        .filter(games::variant.ne("siguo"))
+        .into_boxed();
     let q = match creators {
         Creators::Established { .. } => q.filter(played.or(old)),
         Creators::New { .. } => q.filter(not(played.or(old))),

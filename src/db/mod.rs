@@ -15,6 +15,7 @@ pub mod sessions;
 pub mod social;
 pub mod step_log;
 pub mod steps;
+pub mod tables;
 pub mod tokens;
 pub mod users;
 pub mod writer;

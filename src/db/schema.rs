@@ -64,6 +64,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_seats (game_id, seat) {
+        game_id -> Text,
+        seat -> Text,
+        user_id -> BigInt,
+        alliance -> Integer,
+        state -> Text,
+        result -> Nullable<Text>,
+        score_change -> Nullable<Integer>,
+        score_before -> Nullable<BigInt>,
+        tuoguan_count -> Integer,
+    }
+}
+
+diesel::table! {
     saved_layouts (id) {
         id -> BigInt,
         user_id -> BigInt,
@@ -206,12 +220,15 @@ diesel::joinable!(saved_layouts -> users (user_id));
 diesel::joinable!(score_history -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
 diesel::joinable!(game_players -> games (game_id));
+diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_players -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     user_stats,
     games,
+    game_seats,
     game_actions,
     game_players,
     live_steps,

@@ -115,6 +115,11 @@ fn against_computer(c: &mut DbConn, a: i64, b: i64) -> Result<(), AppError> {
     }
 }
 
+/// Refuses a new 四国 table past [`MAX_OPEN_GAMES`] open games and tables.
+pub fn open_table(c: &mut DbConn, user: i64) -> Result<(), AppError> {
+    open_room(c, user)
+}
+
 /// Refuses a new open game past [`MAX_OPEN_GAMES`].
 fn open_room(c: &mut DbConn, user: i64) -> Result<(), AppError> {
     if games::open_count(c, user)? >= MAX_OPEN_GAMES {

@@ -16,7 +16,39 @@ use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-pub(super) async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
+/// A loaded task: a two-player game's, or a 四国 table's.
+pub(super) enum Loaded {
+    Two(Box<Task>),
+    Table(Box<super::table::Table>),
+}
+
+impl Loaded {
+    pub(super) async fn run(
+        self,
+        me: tokio::sync::mpsc::UnboundedSender<super::Cmd>,
+        rx: tokio::sync::mpsc::UnboundedReceiver<super::Cmd>,
+    ) {
+        match self {
+            Loaded::Two(t) => t.run(me, rx).await,
+            Loaded::Table(t) => t.run(me, rx).await,
+        }
+    }
+}
+
+/// The task of game `id`, whichever kind of game it is.
+pub(super) async fn load_any(hub: &Arc<Hub>, id: &str) -> Result<Loaded, AppError> {
+    let id_owned = id.to_string();
+    let row = blocking(hub.pool(), move |c| {
+        games::get(c, &id_owned)?.ok_or_else(|| AppError::NotFound(format!("no game {id_owned}")))
+    })
+    .await?;
+    if row.variant == Variant::Siguo.name() {
+        return Ok(Loaded::Table(Box::new(super::table::load(hub, row).await?)));
+    }
+    Ok(Loaded::Two(Box::new(load(hub, id).await?)))
+}
+
+async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
     let id_owned = id.to_string();
     let (row, creator, seats, actions, deployment, marks) = blocking(hub.pool(), move |c| {
         let row = games::get(c, &id_owned)?

@@ -33,6 +33,11 @@ pub enum ServerMsg {
         a: Option<u64>,
     },
     Pong,
+    /// A 四国 table as this socket's viewer may see it, whole (live/table/view.rs).
+    Table {
+        v: usize,
+        d: Box<super::table::TableView>,
+    },
     Deploy {
         d: DeployView,
     },
@@ -62,6 +67,7 @@ impl ServerMsg {
         // (acks, pongs, presence) start small.
         let room = match self {
             ServerMsg::Event { .. } | ServerMsg::State { .. } => 2048,
+            ServerMsg::Table { .. } => 4096,
             _ => 128,
         };
         let mut out = Vec::with_capacity(room);

@@ -23,6 +23,7 @@ mod publish;
 pub mod replay;
 pub mod social;
 mod summary;
+pub mod table;
 mod tally_text;
 mod task;
 mod watch_list;
@@ -88,6 +89,12 @@ pub enum Cmd {
     Computer {
         version: usize,
         decision: Option<crate::engine::Decision>,
+    },
+    /// The thinking pool's step for a 四国 table's computer `seat`, asked at `version`.
+    TableComputer {
+        version: usize,
+        seat: crate::rules::siguo::Seat4,
+        step: Option<crate::rules::hidden_game::Step<crate::rules::siguo::Station>>,
     },
     /// The game's summary as the task holds it: a running game's stored row lacks its
     /// step count (see `db::steps`).
@@ -224,7 +231,7 @@ impl Hub {
         if let Some(tx) = self.live_handle(id) {
             return Ok(tx);
         }
-        let loaded = load::load(self, id).await?;
+        let loaded = load::load_any(self, id).await?;
         let mut games = self.games.lock().expect("hub lock");
         if let Some(tx) = games.get(id).filter(|tx| !tx.is_closed()) {
             return Ok(tx.clone());

@@ -1,7 +1,9 @@
 //! Messages of the game socket (docs/protocol.md): parsing what clients send.
 
+use crate::engine::Level;
 use crate::quote::quoted;
 use crate::record::{parse_layout, parse_square};
+use crate::rules::siguo::{Seat4, Station};
 use crate::rules::{Action, Layout, Square};
 use serde_json::Value;
 
@@ -29,7 +31,33 @@ pub enum ClientKind {
     Rematch,
     /// A preset phrase or emote (快捷语), by id.
     Phrase(&'static str),
+    /// What only a table of more than two seats (四国) takes.
+    Table(TableCmd),
     Ping,
+}
+
+/// A player's command at a 四国 table, beside the draw, pass and resignation that
+/// every variant shares (`Act`) and deployment (`Deploy`, on seat-relative squares).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableCmd {
+    /// Take an empty seat, or move to it, before the start.
+    Sit(Seat4),
+    /// Leave one's seat before the start.
+    Stand,
+    /// The creator gives an empty seat to the computer at a level.
+    Computer(Seat4, Level),
+    /// A move or attack between two stations.
+    Move(Station, Station),
+    /// 手动托管 on, or off.
+    Tuoguan(bool),
+    /// 托管退出: leave the running game for good; the server plays on for the seat or
+    /// the seat is defeated (RULES §5.5.1).
+    Leave,
+    /// The ally's answer to "play on?" after 断线托管.
+    PlayOn(bool),
+    /// A pass the player confirmed, knowing it is their 5th timeout-or-pass and
+    /// defeats them (RULES §5.4.5).
+    ConfirmedPass,
 }
 
 /// What a player does to their layout during a standard deployment.
@@ -102,12 +130,48 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
             .ok_or_else(|| format!("{t} needs \"{key}\" in \"d\""))?;
         parse_square(s)
     };
+    let station = |key: &str| -> Option<Station> { d.get(key)?.as_str()?.parse().ok() };
+    let seat = || -> Result<Seat4, String> {
+        let name = d.get("seat").and_then(Value::as_str);
+        Seat4::ALL
+            .into_iter()
+            .find(|s| Some(s.name()) == name)
+            .ok_or_else(|| format!("{t} needs a \"seat\" (south, east, north or west) in \"d\""))
+    };
+    let flag = |key: &str| -> Result<bool, String> {
+        d.get(key)
+            .and_then(Value::as_bool)
+            .ok_or_else(|| format!("{t} needs \"{key}\": true or false in \"d\""))
+    };
     let kind = match t {
         "flip" => ClientKind::Act(Action::Flip(square("at")?)),
-        "move" => ClientKind::Act(Action::Move {
-            from: square("from")?,
-            to: square("to")?,
-        }),
+        "move" => match station("from") {
+            // 四国's stations (Sa1 …) and the two-player squares (a1 …) never share a name.
+            Some(from) => ClientKind::Table(TableCmd::Move(
+                from,
+                station("to").ok_or("move from a station needs a station \"to\" in \"d\"")?,
+            )),
+            None => ClientKind::Act(Action::Move {
+                from: square("from")?,
+                to: square("to")?,
+            }),
+        },
+        "sit" => ClientKind::Table(TableCmd::Sit(seat()?)),
+        "stand" => ClientKind::Table(TableCmd::Stand),
+        "seat_computer" => {
+            let level = d
+                .get("level")
+                .and_then(Value::as_str)
+                .and_then(Level::from_name)
+                .ok_or("seat_computer needs a \"level\" (easy, normal or hard) in \"d\"")?;
+            ClientKind::Table(TableCmd::Computer(seat()?, level))
+        }
+        "tuoguan" => ClientKind::Table(TableCmd::Tuoguan(flag("on")?)),
+        "leave" => ClientKind::Table(TableCmd::Leave),
+        "play_on" => ClientKind::Table(TableCmd::PlayOn(flag("yes")?)),
+        "pass" if d.get("confirm") == Some(&Value::Bool(true)) => {
+            ClientKind::Table(TableCmd::ConfirmedPass)
+        }
         "pass" => ClientKind::Act(Action::Pass),
         "resign" => ClientKind::Act(Action::Resign),
         "swap" => ClientKind::Deploy(DeployCmd::Swap(square("a")?, square("b")?)),
@@ -204,6 +268,61 @@ mod tests {
         ] {
             assert!(parse(&format!(r#"{{"t":"{t}"}}"#)).is_ok(), "{t}");
         }
+    }
+
+    #[test]
+    fn reads_a_tables_commands_and_tells_stations_from_squares() {
+        let station = |s: &str| s.parse::<Station>().unwrap();
+        assert_eq!(
+            parse(r#"{"t":"move","d":{"from":"Sa4","to":"Sa5"}}"#)
+                .unwrap()
+                .kind,
+            ClientKind::Table(TableCmd::Move(station("Sa4"), station("Sa5")))
+        );
+        assert!(matches!(
+            parse(r#"{"t":"move","d":{"from":"a4","to":"a5"}}"#)
+                .unwrap()
+                .kind,
+            ClientKind::Act(Action::Move { .. })
+        ));
+        assert!(
+            parse(r#"{"t":"move","d":{"from":"Sa4","to":"a5"}}"#)
+                .unwrap_err()
+                .contains("station")
+        );
+        assert_eq!(
+            parse(r#"{"t":"sit","d":{"seat":"west"}}"#).unwrap().kind,
+            ClientKind::Table(TableCmd::Sit(Seat4::West))
+        );
+        assert_eq!(
+            parse(r#"{"t":"seat_computer","d":{"seat":"east","level":"hard"}}"#)
+                .unwrap()
+                .kind,
+            ClientKind::Table(TableCmd::Computer(Seat4::East, Level::Hard))
+        );
+        assert_eq!(
+            parse(r#"{"t":"tuoguan","d":{"on":true}}"#).unwrap().kind,
+            ClientKind::Table(TableCmd::Tuoguan(true))
+        );
+        assert_eq!(
+            parse(r#"{"t":"play_on","d":{"yes":false}}"#).unwrap().kind,
+            ClientKind::Table(TableCmd::PlayOn(false))
+        );
+        assert!(
+            parse(r#"{"t":"sit","d":{"seat":"up"}}"#)
+                .unwrap_err()
+                .contains("seat")
+        );
+        assert!(
+            parse(r#"{"t":"tuoguan","d":{}}"#)
+                .unwrap_err()
+                .contains("on")
+        );
+        assert!(
+            parse(r#"{"t":"seat_computer","d":{"seat":"east","level":"god"}}"#)
+                .unwrap_err()
+                .contains("level")
+        );
     }
 
     #[test]

@@ -29,7 +29,13 @@ impl PlayerInfo {
     pub fn load(conn: &mut DbConn, user_id: i64, variant: &str) -> Result<PlayerInfo, DbError> {
         let user =
             users::by_id(conn, user_id)?.ok_or(DbError::Query(diesel::result::Error::NotFound))?;
-        let stats = users::stats(conn, user_id, variant)?;
+        // A player who has not played a variant yet (四国 rows are made at a first
+        // table) stands at 0 in it.
+        let score = match users::stats(conn, user_id, variant) {
+            Ok(stats) => stats.score,
+            Err(DbError::Query(diesel::result::Error::NotFound)) => 0,
+            Err(e) => return Err(e),
+        };
         Ok(PlayerInfo {
             avatar: Avatar::of_user(&user),
             computer: user.computer_level(),
@@ -37,7 +43,7 @@ impl PlayerInfo {
             username: user.username,
             display_name: user.display_name,
             kind: user.kind,
-            score: stats.score,
+            score,
         })
     }
 

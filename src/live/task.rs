@@ -233,6 +233,10 @@ impl Task {
                     ClientKind::Phrase(id) => return self.phrase(conn, msg.ack, id),
                     ClientKind::Act(action) => self.act(conn, action).await,
                     ClientKind::Rematch => self.rematch(conn).await,
+                    ClientKind::Table(_) => Err(ErrorBody::new(
+                        "illegal",
+                        "seats, stations and 托管 belong to 四国 tables; this is a two-player game",
+                    )),
                 };
                 match done {
                     Ok(entries) => self.publish(entries, Some((conn, msg.ack))),
@@ -249,6 +253,7 @@ impl Task {
             }
             Cmd::Expired => self.expired(),
             Cmd::Computer { version, decision } => self.computer_answer(version, decision).await,
+            Cmd::TableComputer { .. } => {}
             Cmd::Summary { reply } => {
                 let _ = reply.send(Ok(self.summary()));
             }

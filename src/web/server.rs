@@ -92,6 +92,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/bot/tokens/{id}", web::delete().to(bots::revoke_token))
             .route("/games", web::post().to(api::create_game))
             .route("/games/quick", web::post().to(api::quick_pair))
+            .route("/tables", web::post().to(api::create_table))
             .route("/games/open", web::get().to(api::open_games))
             .route("/games/live", web::get().to(api::live_games))
             .route("/games/{id}", web::get().to(api::get_game))

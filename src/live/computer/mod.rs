@@ -18,7 +18,7 @@ mod thinkers;
 mod turns;
 
 pub use open::MAX_COMPUTER_GAMES;
-pub use thinkers::Thinkers;
+pub use thinkers::{Problem, Question, Thinkers};
 
 use super::summary::PlayerInfo;
 use crate::engine::{Information, Level};

@@ -4,7 +4,7 @@
 //! thread takes it) and a due time well inside the action clock; and the answer,
 //! applied through the same path as a person's action.
 
-use super::thinkers::Question;
+use super::thinkers::{Problem, Question};
 use super::{Asked, Computer};
 use crate::db::games::RUNNING;
 use crate::db::now_ms;
@@ -122,28 +122,31 @@ impl Task {
         let tx = me.clone();
         let not_before = Instant::now() + paced(self.hub.config().computer_pace, wanted.due);
         let runtime = tokio::runtime::Handle::current();
+        let answer = Box::new(move |decision| {
+            // The task may have ended meanwhile: then nobody waits for this.
+            let answer = Cmd::Computer { version, decision };
+            match not_before.checked_duration_since(Instant::now()) {
+                Some(wait) if !wait.is_zero() => {
+                    runtime.spawn(async move {
+                        tokio::time::sleep(wait).await;
+                        let _ = tx.send(answer);
+                    });
+                }
+                _ => {
+                    let _ = tx.send(answer);
+                }
+            }
+        });
         self.hub.thinkers().ask(Question {
-            info: info.clone(),
+            problem: Problem::TwoPlayer {
+                info: Box::new(info.clone()),
+                answer,
+            },
             level: c.level,
             player,
             budget: wanted.budget,
             due: wanted.due.map(|d| Instant::now() + d),
             stop: stop.clone(),
-            answer: Box::new(move |decision| {
-                // The task may have ended meanwhile: then nobody waits for this.
-                let answer = Cmd::Computer { version, decision };
-                match not_before.checked_duration_since(Instant::now()) {
-                    Some(wait) if !wait.is_zero() => {
-                        runtime.spawn(async move {
-                            tokio::time::sleep(wait).await;
-                            let _ = tx.send(answer);
-                        });
-                    }
-                    _ => {
-                        let _ = tx.send(answer);
-                    }
-                }
-            }),
         });
         c.asked = Some(Asked { version, stop });
     }

@@ -8,7 +8,10 @@
 //! it was asked: waiting does not eat its thinking (the game's clock still bounds it).
 
 use super::turns::{Place, Waiting};
+use crate::engine::siguo::SeatInfo;
 use crate::engine::{self, Decision, Information, Level, Limits};
+use crate::rules::hidden_game::Step;
+use crate::rules::siguo::Station;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,9 +22,24 @@ use std::time::{Duration, Instant};
 /// tenth of what a thread at the default 0 gets, when both want the CPU.
 const NICENESS: i32 = 10;
 
+/// What the computer is asked: a two-player seat's information and where its answer
+/// goes, or a 四国 seat's.
+pub enum Problem {
+    TwoPlayer {
+        info: Box<Information>,
+        /// Takes the decision back to the game; `None` when the engine failed.
+        answer: Box<dyn FnOnce(Option<Decision>) + Send>,
+    },
+    Siguo {
+        info: Box<SeatInfo>,
+        /// Takes the step back to the table; `None` when the engine failed.
+        answer: Box<dyn FnOnce(Option<Step<Station>>) + Send>,
+    },
+}
+
 /// One question for the computer.
 pub struct Question {
-    pub info: Information,
+    pub problem: Problem,
     pub level: Level,
     /// The person the computer plays against: the pool shares its turns by them.
     pub player: i64,
@@ -31,8 +49,6 @@ pub struct Question {
     pub due: Option<Instant>,
     /// Set by the game once it no longer wants the answer.
     pub stop: Arc<AtomicBool>,
-    /// Takes the decision back to the game; `None` when the engine failed.
-    pub answer: Box<dyn FnOnce(Option<Decision>) + Send>,
 }
 
 struct Shared {
@@ -156,13 +172,28 @@ fn think(shared: &Shared) {
         };
         // A bug in the engine must not take the thread with it: the game then plays
         // without it (see the game task's fallback).
-        let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine::choose_within(&q.info, q.level, &mut rand::rng(), limits)
-        }));
-        if decided.is_err() {
-            tracing::error!("the engine failed on a question");
+        let failed = || tracing::error!("the engine failed on a question");
+        match q.problem {
+            Problem::TwoPlayer { info, answer } => {
+                let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine::choose_within(&info, q.level, &mut rand::rng(), limits)
+                }));
+                if decided.is_err() {
+                    failed();
+                }
+                answer(decided.ok());
+            }
+            Problem::Siguo { info, answer } => {
+                let deadline = limits.deadline;
+                let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine::siguo::choose_within(&info, q.level, &mut rand::rng(), deadline)
+                }));
+                if decided.is_err() {
+                    failed();
+                }
+                answer(decided.ok().flatten());
+            }
         }
-        (q.answer)(decided.ok());
         shared
             .queue
             .lock()

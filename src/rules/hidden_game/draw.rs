@@ -33,6 +33,16 @@ impl<B: Board> HiddenGame<B> {
             && !self.in_tuoguan(seat)
     }
 
+    /// Whether `seat` may offer a draw now (the 40-step gate, no offer open, and where
+    /// the variant says so one offer per own step).
+    pub fn may_offer_draw(&self, seat: B::Army) -> bool {
+        self.ending.is_none()
+            && self.is_in_play(seat)
+            && self.steps >= self.limits.steps_before_resign_or_draw
+            && self.draw_offer.is_none()
+            && !(self.caps.draw_offer_once_per_own_step && self.offered.as_ref()[seat.index()])
+    }
+
     pub(super) fn draw_action(
         &mut self,
         seat: B::Army,

@@ -1,0 +1,279 @@
+//! Games at tables of more than two seats (四国): the game's row in `games` as every
+//! game has, and one `game_seats` row per seat with its player, alliance side, state,
+//! and at the end its result and score change.
+
+use super::games::{FINISHED, GameRow, OPEN, RUNNING};
+use super::schema::{game_actions, game_seats, games, user_stats};
+use super::users::{self, GameResult};
+use super::{DbConn, DbError};
+use diesel::prelude::*;
+
+/// The states a seat row holds (see the migration).
+pub const SEATED: &str = "seated";
+pub const READY: &str = "ready";
+pub const PLAYING: &str = "playing";
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_seats)]
+pub struct SeatRow {
+    pub game_id: String,
+    pub seat: String,
+    pub user_id: i64,
+    /// Which side of the alliance the seat is on (0 or 1; the seat's own index in 混战).
+    pub alliance: i32,
+    pub state: String,
+    pub result: Option<String>,
+    pub score_change: Option<i32>,
+    pub score_before: Option<i64>,
+    pub tuoguan_count: i32,
+}
+
+impl SeatRow {
+    pub fn new(game_id: &str, seat: &str, user_id: i64, alliance: i32) -> SeatRow {
+        SeatRow {
+            game_id: game_id.to_string(),
+            seat: seat.to_string(),
+            user_id,
+            alliance,
+            state: SEATED.to_string(),
+            result: None,
+            score_change: None,
+            score_before: None,
+            tuoguan_count: 0,
+        }
+    }
+}
+
+/// A new open table with its creator's seat.
+pub fn create(conn: &mut DbConn, row: &GameRow, seat: &SeatRow) -> Result<(), DbError> {
+    conn.transaction(|c| {
+        diesel::insert_into(games::table).values(row).execute(c)?;
+        diesel::insert_into(game_seats::table)
+            .values(seat)
+            .execute(c)?;
+        Ok::<_, diesel::result::Error>(())
+    })?;
+    Ok(())
+}
+
+/// The seats of table `id`, in no particular order.
+pub fn seats(conn: &mut DbConn, id: &str) -> Result<Vec<SeatRow>, DbError> {
+    Ok(game_seats::table
+        .filter(game_seats::game_id.eq(id))
+        .select(SeatRow::as_select())
+        .load(conn)?)
+}
+
+/// Replaces the seats of an open table with `seats` (sitting, standing, moving, ready):
+/// false when the table is no longer open, and then nothing changed.
+pub fn set_seats(conn: &mut DbConn, id: &str, seats: &[SeatRow]) -> Result<bool, DbError> {
+    let done = conn.transaction(|c| {
+        let open = games::table
+            .find(id)
+            .filter(games::status.eq(OPEN))
+            .count()
+            .get_result::<i64>(c)?
+            == 1;
+        if !open {
+            return Ok::<_, diesel::result::Error>(false);
+        }
+        diesel::delete(game_seats::table.filter(game_seats::game_id.eq(id))).execute(c)?;
+        for seat in seats {
+            diesel::insert_into(game_seats::table)
+                .values(seat)
+                .execute(c)?;
+        }
+        Ok(true)
+    })?;
+    Ok(done)
+}
+
+/// The table starts deploying: status running, each seat playing with its score now
+/// in the 四国 table, `deployment` the deployment's stored state. False when it was
+/// not open.
+pub fn start(
+    conn: &mut DbConn,
+    id: &str,
+    deployment: &str,
+    started_at: i64,
+    deadline_at: i64,
+) -> Result<bool, DbError> {
+    let done = conn.transaction(|c| {
+        let n = diesel::update(games::table.find(id).filter(games::status.eq(OPEN)))
+            .set((
+                games::status.eq(RUNNING),
+                games::deployment.eq(deployment),
+                games::started_at.eq(started_at),
+                games::deadline_at.eq(deadline_at),
+            ))
+            .execute(c)?;
+        if n != 1 {
+            return Ok::<_, diesel::result::Error>(false);
+        }
+        let variant: String = games::table.find(id).select(games::variant).first(c)?;
+        for s in seats_in(c, id)? {
+            ensure_stats(c, s.user_id, &variant)?;
+            let before: i64 = user_stats::table
+                .find((s.user_id, variant.as_str()))
+                .select(user_stats::score)
+                .first(c)?;
+            diesel::update(game_seats::table.find((id, s.seat.as_str())))
+                .set((
+                    game_seats::state.eq(PLAYING),
+                    game_seats::score_before.eq(before),
+                ))
+                .execute(c)?;
+        }
+        Ok(true)
+    })?;
+    Ok(done)
+}
+
+fn seats_in(c: &mut DbConn, id: &str) -> Result<Vec<SeatRow>, diesel::result::Error> {
+    game_seats::table
+        .filter(game_seats::game_id.eq(id))
+        .select(SeatRow::as_select())
+        .load(c)
+}
+
+/// A player's stats row in `variant`, made if it is missing (accounts are made with
+/// the two-player variants' rows only).
+fn ensure_stats(c: &mut DbConn, user: i64, variant: &str) -> Result<(), diesel::result::Error> {
+    let have = user_stats::table
+        .find((user, variant))
+        .count()
+        .get_result::<i64>(c)?;
+    if have == 0 {
+        diesel::insert_into(user_stats::table)
+            .values((
+                user_stats::user_id.eq(user),
+                user_stats::variant.eq(variant),
+            ))
+            .execute(c)?;
+    }
+    Ok(())
+}
+
+/// Stores a change to a deployment in progress.
+pub fn set_deployment(conn: &mut DbConn, id: &str, deployment: &str) -> Result<(), DbError> {
+    diesel::update(games::table.find(id).filter(games::status.eq(RUNNING)))
+        .set(games::deployment.eq(deployment))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Play begins: the record of the start (layouts, hidden until the end) and its
+/// commitment are stored and the deployment dropped.
+pub fn begin_play(
+    conn: &mut DbConn,
+    id: &str,
+    first_seat: &str,
+    record: &str,
+    salt: &str,
+    commitment: &str,
+    deadline_at: i64,
+) -> Result<(), DbError> {
+    diesel::update(games::table.find(id).filter(games::status.eq(RUNNING)))
+        .set((
+            games::first_seat.eq(first_seat),
+            games::deal.eq(record),
+            games::salt.eq(salt),
+            games::commitment.eq(commitment),
+            games::deployment.eq(None::<String>),
+            games::deadline_at.eq(deadline_at),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// One action of a running table, stored before anyone hears of it, with the clock's
+/// next deadline and the steps so far.
+pub fn add_action(
+    conn: &mut DbConn,
+    id: &str,
+    idx: i32,
+    seat: &str,
+    action: &str,
+    at_ms: i64,
+    deadline_at: Option<i64>,
+) -> Result<(), DbError> {
+    conn.transaction(|c| {
+        diesel::insert_into(game_actions::table)
+            .values((
+                game_actions::game_id.eq(id),
+                game_actions::idx.eq(idx),
+                game_actions::seat.eq(seat),
+                game_actions::action.eq(action),
+                game_actions::at_ms.eq(at_ms),
+            ))
+            .execute(c)?;
+        diesel::update(games::table.find(id))
+            .set(games::deadline_at.eq(deadline_at))
+            .execute(c)?;
+        Ok::<_, diesel::result::Error>(())
+    })?;
+    Ok(())
+}
+
+/// How one seat ended.
+pub struct SeatEnd {
+    pub seat: &'static str,
+    pub user_id: i64,
+    pub state: &'static str,
+    pub result: Option<GameResult>,
+    /// `None`: not scored (all four in 托管).
+    pub score_change: Option<i32>,
+    pub tuoguan_count: i32,
+}
+
+/// How a table's game ended, as stored.
+pub struct TableEnd<'a> {
+    pub result: &'a str,
+    pub reason: &'a str,
+    pub steps: i32,
+    pub ended_at: i64,
+    pub seats: &'a [SeatEnd],
+}
+
+/// The end of a table's game: the row finished, each seat's result and score change,
+/// and (rated) each player's score in the variant, all or nothing. False when the game
+/// was not running (a second end).
+pub fn end(c: &mut DbConn, id: &str, end: &TableEnd<'_>) -> Result<bool, DbError> {
+    let done = c.transaction(|c| {
+        let row: GameRow = games::table
+            .find(id)
+            .select(GameRow::as_select())
+            .first(c)?;
+        if row.status != RUNNING {
+            return Ok::<_, diesel::result::Error>(false);
+        }
+        diesel::update(games::table.find(id))
+            .set((
+                games::status.eq(FINISHED),
+                games::result.eq(end.result),
+                games::reason.eq(end.reason),
+                games::steps.eq(end.steps),
+                games::ended_at.eq(end.ended_at),
+                games::deadline_at.eq(None::<i64>),
+            ))
+            .execute(c)?;
+        for s in end.seats {
+            diesel::update(game_seats::table.find((id, s.seat)))
+                .set((
+                    game_seats::state.eq(s.state),
+                    game_seats::result.eq(s.result.map(GameResult::name)),
+                    game_seats::score_change.eq(s.score_change),
+                    game_seats::tuoguan_count.eq(s.tuoguan_count),
+                ))
+                .execute(c)?;
+            if row.rated
+                && let (Some(result), Some(delta)) = (s.result, s.score_change)
+            {
+                ensure_stats(c, s.user_id, &row.variant)?;
+                users::record_result(c, s.user_id, &row.variant, id, delta, result)?;
+            }
+        }
+        Ok(true)
+    })?;
+    Ok(done)
+}

@@ -1,0 +1,339 @@
+//! A table from and to the database: creating one, the deployment's stored state, and
+//! loading a table's task as it was (a restart mid-game replays the stored actions on
+//! the stored start, through the same rules).
+
+use super::{Deploying, Phase, Playing, Sitter, Table, TableOptions};
+use crate::db::games::{GameRow, OPEN, RUNNING};
+use crate::db::now_ms;
+use crate::db::tables::{self, SeatRow};
+use crate::engine::Level;
+use crate::error::AppError;
+use crate::live::{Hub, blocking};
+use crate::record::{SiguoAction, SiguoRecord, layout_json, parse_layout};
+use crate::rules::hidden_game::{
+    Escape, Escaped, EventView, HiddenGame, Step, TuoguanKind, Watcher,
+};
+use crate::rules::siguo::{Deployment4, HandDeal, Hands, Seat4, SiguoOptions};
+use crate::rules::{Options, Variant};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A new table's settings, as the lobby sends them.
+#[derive(Debug, Clone, Copy, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTable {
+    #[serde(default)]
+    pub options: SiguoOptions,
+    pub seconds_per_action: u32,
+    #[serde(default)]
+    pub rated: bool,
+    /// 人机 四国: the computer at this level takes every other seat and the table
+    /// starts at once.
+    #[serde(default)]
+    pub computer: Option<Level>,
+}
+
+/// Opens a table with its creator in the south seat (and under `computer`, the
+/// computer in the other three, ready).
+pub async fn create(hub: &Arc<Hub>, user: i64, t: NewTable) -> Result<String, AppError> {
+    if !matches!(t.seconds_per_action, 15 | 30 | 60) {
+        return Err(AppError::BadOption(
+            "a 四国 clock is 15, 30 or 60 seconds a move".into(),
+        ));
+    }
+    if t.rated && t.computer.is_some() {
+        return Err(AppError::BadOption(
+            "the computer plays casual games only".into(),
+        ));
+    }
+    let config = hub.config();
+    let options = TableOptions {
+        siguo: t.options,
+        grace_seconds: config.grace.as_secs() as u32,
+        deploy_seconds: config.deploy_seconds,
+    };
+    let id = crate::live::new_game_id();
+    let row = GameRow::open(
+        id.clone(),
+        Variant::Siguo.name(),
+        t.rated,
+        t.seconds_per_action as i32,
+        serde_json::to_string(&options).map_err(AppError::internal)?,
+        user,
+        now_ms(),
+    );
+    let seat = SeatRow::new(&id, Seat4::South.name(), user, 0);
+    let computer = t.computer;
+    let id2 = id.clone();
+    blocking(hub.pool(), move |c| {
+        crate::live::caps::open_table(c, user)?;
+        tables::create(c, &row, &seat)?;
+        if let Some(level) = computer {
+            let cpu = crate::db::users::computer_player(c, level)?;
+            let mut seats = vec![SeatRow::new(&id2, Seat4::South.name(), user, 0)];
+            for s in [Seat4::East, Seat4::North, Seat4::West] {
+                let mut r = SeatRow::new(
+                    &id2,
+                    s.name(),
+                    cpu.id,
+                    super::view::side_of(t.options, s).into(),
+                );
+                r.state = tables::READY.into();
+                seats.push(r);
+            }
+            seats[0].state = tables::READY.into();
+            tables::set_seats(c, &id2, &seats)?;
+        }
+        Ok(())
+    })
+    .await?;
+    // Under `computer` the table starts as soon as its task loads.
+    hub.handle(&id).await?;
+    hub.refresh_lobby().await;
+    Ok(id)
+}
+
+/// The stored state of a deployment in progress: the hands (and under 乱战 their
+/// salt and commitment), each seat's arrangement and who finished, in order.
+pub(super) fn deployment_json(d: &Deploying) -> String {
+    let dep = &d.deployment;
+    let layouts: Map<String, Value> = dep
+        .seated()
+        .iter()
+        .map(|&s| (s.name().to_string(), layout_json(dep.arrangement(s))))
+        .collect();
+    let mut m = Map::new();
+    m.insert(
+        "hands".into(),
+        serde_json::to_value(dep.hands()).expect("hands serialise"),
+    );
+    if let Some(h) = &d.hands {
+        m.insert("hands_salt".into(), json!(h.salt));
+        m.insert("hands_commitment".into(), json!(h.commitment));
+    }
+    m.insert("layouts".into(), Value::Object(layouts));
+    m.insert("finished".into(), json!(dep.finished()));
+    m.insert("deadline".into(), json!(d.deadline));
+    Value::Object(m).to_string()
+}
+
+fn deployment_from(
+    text: &str,
+    opts: SiguoOptions,
+    seated: &[Seat4],
+) -> Result<Deploying, AppError> {
+    let v: Value = serde_json::from_str(text).map_err(AppError::internal)?;
+    let hands: Hands = serde_json::from_value(v["hands"].clone()).map_err(AppError::internal)?;
+    let mut dep =
+        Deployment4::new(opts, seated, hands, &mut rand::rng()).map_err(AppError::internal)?;
+    for &s in seated {
+        if let Some(l) = v["layouts"].get(s.name()) {
+            let l = parse_layout(l).map_err(AppError::internal)?;
+            dep.set_layout(s, l).map_err(AppError::internal)?;
+        }
+    }
+    let finished: Vec<Seat4> =
+        serde_json::from_value(v["finished"].clone()).map_err(AppError::internal)?;
+    for s in finished {
+        dep.ready(s).map_err(AppError::internal)?;
+    }
+    let hands = match (v["hands_salt"].as_str(), v["hands_commitment"].as_str()) {
+        (Some(salt), Some(c)) => Some(HandDeal {
+            hands,
+            salt: salt.to_string(),
+            commitment: c.to_string(),
+        }),
+        _ => None,
+    };
+    Ok(Deploying {
+        deployment: dep,
+        hands,
+        deadline: v["deadline"].as_i64().unwrap_or_else(now_ms),
+    })
+}
+
+/// The task of table `row`, as it was.
+pub(in crate::live) async fn load(hub: &Arc<Hub>, row: GameRow) -> Result<Table, AppError> {
+    let id = row.id.clone();
+    let (seat_rows, players, creator, actions, deployment) = blocking(hub.pool(), move |c| {
+        let seats = tables::seats(c, &id)?;
+        let mut players = Vec::new();
+        for s in &seats {
+            players.push(super::seating::store_player(c, s.user_id)?);
+        }
+        let creator_id = row_creator(c, &id)?;
+        let creator = crate::db::users::by_id(c, creator_id)?
+            .map(|u| u.username)
+            .unwrap_or_default();
+        let actions = crate::db::games::actions(c, &id)?;
+        let deployment = crate::db::games::deployment(c, &id)?;
+        Ok((seats, players, creator, actions, deployment))
+    })
+    .await?;
+    let options: TableOptions = serde_json::from_str(&row.options).map_err(AppError::internal)?;
+    let mut seats: [Option<Sitter>; 4] = Default::default();
+    let mut ready = [false; 4];
+    for (r, info) in seat_rows.iter().zip(players) {
+        let s = seat_named(&r.seat)?;
+        ready[s.index()] = r.state != tables::SEATED;
+        seats[s.index()] = Some(Sitter { info });
+    }
+    let mut table = Table {
+        hub: hub.clone(),
+        options,
+        creator,
+        seats,
+        ready,
+        phase: Phase::Open,
+        conns: HashMap::new(),
+        version: 0,
+        row,
+    };
+    if table.row.status == OPEN {
+        return Ok(table);
+    }
+    let seated: Vec<Seat4> = Seat4::ALL
+        .into_iter()
+        .filter(|s| table.seats[s.index()].is_some())
+        .collect();
+    match (&table.row.deal, deployment) {
+        (Some(start), _) => {
+            let v: Value = serde_json::from_str(start).map_err(AppError::internal)?;
+            let obj = v
+                .as_object()
+                .ok_or_else(|| AppError::internal("a stored start"))?;
+            let mut record = SiguoRecord::from_json(obj).map_err(AppError::internal)?;
+            let pos = record.start_position().map_err(AppError::internal)?;
+            let game_options = Options {
+                seconds_per_action: table.row.seconds_per_action as u32,
+                grace_seconds: options.grace_seconds,
+                ..Options::default()
+            };
+            let game = HiddenGame::new(
+                Variant::Siguo,
+                game_options,
+                options.siguo.alliance,
+                pos,
+                &record.table.seated,
+                record.first,
+            )
+            .with_allies_visible(options.siguo.allies_visible);
+            let minds = Seat4::ALL.map(|s| {
+                table
+                    .computer_in(s)
+                    .map(|_| crate::engine::siguo::SeatInfo::new(game.seat_view(s)))
+            });
+            record.actions.clear();
+            let mut p = Playing {
+                game,
+                record,
+                deadline: table.row.deadline_at.unwrap_or_else(now_ms),
+                last: None,
+                away_since: [None; 4],
+                tuoguan_last: [None; 4],
+                exited: [false; 4],
+                play_on_due: None,
+                minds,
+                asked: None,
+                scores: None,
+                stored_end: table.row.status != RUNNING,
+            };
+            for a in &actions {
+                let v: Value = serde_json::from_str(&a.action).map_err(AppError::internal)?;
+                let (seat, action) =
+                    crate::record::parse_siguo_action(&v).map_err(AppError::internal)?;
+                make(&mut p, seat, action).map_err(|e| {
+                    AppError::internal(format!("stored action {} of {}: {e}", a.idx, table.row.id))
+                })?;
+            }
+            if table.row.status == RUNNING {
+                // After a restart no person is connected yet: the grace starts now.
+                let now = now_ms();
+                for s in &seated {
+                    if table.computer_in(*s).is_none() {
+                        p.away_since[s.index()] = Some(now);
+                    }
+                }
+            }
+            if table.row.status != RUNNING {
+                p.scores = super::play::scores_of(&p);
+            }
+            table.phase = Phase::Playing(Box::new(p));
+        }
+        (None, Some(text)) => {
+            let d = deployment_from(&text, options.siguo, &seated)?;
+            table.phase = Phase::Deploying(Box::new(d));
+        }
+        (None, None) => {}
+    }
+    Ok(table)
+}
+
+fn row_creator(c: &mut crate::db::DbConn, id: &str) -> Result<i64, AppError> {
+    Ok(crate::db::games::get(c, id)?
+        .ok_or_else(|| AppError::NotFound(format!("no game {id}")))?
+        .creator_id)
+}
+
+fn seat_named(name: &str) -> Result<Seat4, AppError> {
+    Seat4::ALL
+        .into_iter()
+        .find(|s| s.name() == name)
+        .ok_or_else(|| AppError::internal(format!("stored seat {name:?}")))
+}
+
+/// Makes one action of `seat`, in play or replaying the stored ones: the game, who
+/// left, what the computer's seats are told, the last step and the record.
+pub(super) fn make(p: &mut Playing, seat: Seat4, action: SiguoAction) -> Result<(), String> {
+    let g = &mut p.game;
+    let was_in_play = g.is_in_play(seat);
+    let path = match action {
+        SiguoAction::Step(Step::Move { from, to }) => {
+            Some(crate::rules::delta::route(g.position(), from, to))
+        }
+        _ => None,
+    };
+    let sights: Vec<_> = Seat4::ALL
+        .iter()
+        .map(|&s| g.sight(Watcher::Seat(s)))
+        .collect();
+    let applied = match action {
+        SiguoAction::Step(step) => Some(g.apply(seat, step).map_err(|e| e.to_string())?),
+        SiguoAction::Tuoguan(kind) => {
+            g.start_tuoguan(seat, kind).map_err(|e| e.to_string())?;
+            None
+        }
+        SiguoAction::EndTuoguan => {
+            g.end_tuoguan(seat).map_err(|e| e.to_string())?;
+            None
+        }
+        SiguoAction::Escape(how) => match g.escape(seat, how).map_err(|e| e.to_string())? {
+            Escaped::Defeated(a) => Some(a),
+            _ => None,
+        },
+        SiguoAction::DeclinePlayOn => {
+            g.decline_play_on(seat).map_err(|e| e.to_string())?;
+            None
+        }
+    };
+    if was_in_play {
+        p.exited[seat.index()] |= match action {
+            SiguoAction::Escape(Escape::Left) => true,
+            SiguoAction::Escape(Escape::StayedAway) => !p.game.is_in_play(seat),
+            SiguoAction::Tuoguan(kind) => kind == TuoguanKind::Exit,
+            _ => false,
+        };
+    }
+    if let Some(applied) = applied {
+        for s in Seat4::ALL {
+            if let Some(mind) = &mut p.minds[s.index()] {
+                let ev = EventView::of(&applied, path.clone(), sights[s.index()]);
+                mind.observe(&ev, p.game.seat_view(s))?;
+            }
+        }
+        p.last = Some((applied, path));
+    }
+    p.record.actions.push((seat, action));
+    Ok(())
+}
