@@ -18,6 +18,7 @@ pub mod steps;
 pub mod tables;
 pub mod tokens;
 pub mod users;
+pub mod watch_permits;
 pub mod writer;
 
 use diesel::connection::SimpleConnection;

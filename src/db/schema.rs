@@ -213,6 +213,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    watch_permits (owner_id, viewer_id) {
+        owner_id -> BigInt,
+        viewer_id -> BigInt,
+        created_at -> BigInt,
+    }
+}
+
 diesel::joinable!(user_stats -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
@@ -240,5 +248,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     follows,
     blocks,
-    challenges
+    challenges,
+    watch_permits
 );

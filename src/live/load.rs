@@ -88,6 +88,7 @@ async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         computer: None,
         seated: None,
         watch: Default::default(),
+        permits: Default::default(),
         row,
     };
     task.computer = super::computer::Computer::of_seats(&task.seats);

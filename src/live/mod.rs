@@ -27,6 +27,7 @@ pub mod table;
 mod tally_text;
 mod task;
 mod watch_list;
+pub mod watch_permits;
 mod watchers;
 
 pub use summary::{GameSummary, OpenGame, PlayerInfo, PlayerRef, PlayerStanding, RankView};
@@ -89,6 +90,11 @@ pub enum Cmd {
     Computer {
         version: usize,
         decision: Option<crate::engine::Decision>,
+    },
+    /// `owner`, a player of the game, changed their 指定旁观 list to `viewers`.
+    Permits {
+        owner: i64,
+        viewers: std::collections::HashSet<i64>,
     },
     /// The thinking pool's step for a 四国 table's computer `seat`, asked at `version`.
     TableComputer {

@@ -55,6 +55,9 @@ pub enum TableCmd {
     Leave,
     /// The ally's answer to "play on?" after 断线托管.
     PlayOn(bool),
+    /// A spectator sits behind a seat: sees its pieces if its player lists them
+    /// (指定旁观, RULES §5.6), and the board turned to it.
+    Behind(Seat4),
     /// A pass the player confirmed, knowing it is their 5th timeout-or-pass and
     /// defeats them (RULES §5.4.5).
     ConfirmedPass,
@@ -158,6 +161,7 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
         },
         "sit" => ClientKind::Table(TableCmd::Sit(seat()?)),
         "stand" => ClientKind::Table(TableCmd::Stand),
+        "behind" => ClientKind::Table(TableCmd::Behind(seat()?)),
         "seat_computer" => {
             let level = d
                 .get("level")

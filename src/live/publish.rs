@@ -21,6 +21,7 @@ fn viewer_slot(viewer: Viewer) -> usize {
     match viewer {
         Viewer::Seat(s) => s.index(),
         Viewer::Spectator | Viewer::Everyone => 2,
+        Viewer::Behind(s) => 3 + s.index(),
     }
 }
 
@@ -53,7 +54,7 @@ impl Task {
         if self.conns.is_empty() {
             return;
         }
-        let mut cut: [Option<ByteString>; 3] = [None, None, None];
+        let mut cut: [Option<ByteString>; 5] = Default::default();
         // Public, so worked out and written once for every viewer's cut.
         let tallies = self
             .carries_tallies(index)

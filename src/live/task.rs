@@ -113,6 +113,8 @@ pub(super) struct Task {
     pub seated: Option<super::playing::Seated>,
     /// The spectator count the sockets were last told (`watchers.rs`).
     pub watch: super::watchers::WatchCount,
+    /// The players' 指定旁观 lists, read when a spectator first comes.
+    pub permits: super::watch_permits::Permits,
 }
 
 /// What a command handler gives back: the entries it added to the game, to be
@@ -211,6 +213,9 @@ impl Task {
                     },
                 );
                 let _ = reply.send(conn);
+                if self.seat_of_user(user).is_none() {
+                    self.read_permits().await;
+                }
                 self.greet(conn, since);
                 self.presence_changed(Some(conn));
                 self.audience_changed();
@@ -254,6 +259,7 @@ impl Task {
             Cmd::Expired => self.expired(),
             Cmd::Computer { version, decision } => self.computer_answer(version, decision).await,
             Cmd::TableComputer { .. } => {}
+            Cmd::Permits { owner, viewers } => self.permits_changed(owner, viewers).await,
             Cmd::Summary { reply } => {
                 let _ = reply.send(Ok(self.summary()));
             }
@@ -308,7 +314,7 @@ impl Task {
     pub(super) fn viewer(&self, conn: u64) -> Viewer {
         match self.seat_of(conn) {
             Some(s) => Viewer::Seat(s),
-            None => Viewer::Spectator,
+            None => self.behind(conn).map_or(Viewer::Spectator, Viewer::Behind),
         }
     }
 

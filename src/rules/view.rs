@@ -19,15 +19,27 @@ use serde::{Serialize, Serializer};
 pub enum Viewer {
     Seat(Seat),
     Spectator,
+    /// A spectator whom the seat's player lets see its pieces (指定旁观, RULES §5.6):
+    /// sees what the seat sees and acts for nobody, so is sent no legal actions.
+    Behind(Seat),
     /// Everyone, once the game is over: a replay names every piece.
     Everyone,
 }
 
 impl Viewer {
+    /// The seat whose sight this viewer has.
     fn seat(self) -> Option<Seat> {
         match self {
-            Viewer::Seat(s) => Some(s),
+            Viewer::Seat(s) | Viewer::Behind(s) => Some(s),
             Viewer::Spectator | Viewer::Everyone => None,
+        }
+    }
+
+    /// The seat this viewer plays for: a seat's player only.
+    fn acting(self) -> Option<Seat> {
+        match self {
+            Viewer::Seat(s) => Some(s),
+            _ => None,
         }
     }
 }
@@ -340,7 +352,7 @@ impl EventView {
 /// repetition; both empty unless the viewer is the seat to move.
 pub fn legal_for(game: &Game, viewer: Viewer) -> (Vec<Action>, Vec<Action>) {
     let mut legal = Vec::new();
-    if viewer.seat() != Some(game.to_move()) {
+    if viewer.acting() != Some(game.to_move()) {
         return (legal, Vec::new());
     }
     game.legal_actions(&mut legal);

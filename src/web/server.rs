@@ -109,6 +109,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/follows/{name}", web::delete().to(social::unfollow))
             .route("/blocks", web::post().to(social::block))
             .route("/blocks/{name}", web::delete().to(social::unblock))
+            .route("/watch-permits", web::get().to(social::watch_list))
+            .route("/watch-permits", web::post().to(social::allow_watcher))
+            .route(
+                "/watch-permits/{name}",
+                web::delete().to(social::disallow_watcher),
+            )
             .route("/challenges", web::get().to(social::list))
             .route("/challenges", web::post().to(social::create))
             .route("/challenges/{id}/accept", web::post().to(social::accept))

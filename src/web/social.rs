@@ -149,6 +149,38 @@ pub async fn cancel(
     Ok(HttpResponse::Ok().json(json!({"status": "cancelled"})))
 }
 
+/// `GET /api/watch-permits`: whom the caller lets see their pieces (指定旁观).
+pub async fn watch_list(
+    hub: web::Data<Arc<Hub>>,
+    caller: Caller,
+) -> Result<HttpResponse, AppError> {
+    let people = hub.watch_list(caller.require()?).await?;
+    Ok(HttpResponse::Ok().json(json!({"allowed": people})))
+}
+
+/// `POST /api/watch-permits {"name"}`: let a player see the caller's pieces when they
+/// watch the caller's games, from the next message on (again: no change).
+pub async fn allow_watcher(
+    hub: web::Data<Arc<Hub>>,
+    caller: Caller,
+    body: web::Json<Named>,
+) -> Result<HttpResponse, AppError> {
+    hub.set_watch_permit(caller.require()?, &body.name, true)
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"allowed": true})))
+}
+
+/// `DELETE /api/watch-permits/{name}`.
+pub async fn disallow_watcher(
+    hub: web::Data<Arc<Hub>>,
+    caller: Caller,
+    path: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    hub.set_watch_permit(caller.require()?, &path, false)
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"allowed": false})))
+}
+
 #[derive(Template)]
 #[template(path = "friends.html")]
 struct FriendsPage {
@@ -157,6 +189,8 @@ struct FriendsPage {
     en: bool,
     following: Vec<Friend>,
     blocked: Vec<Person>,
+    /// Whom one lets see one's pieces (指定旁观).
+    watchers: Vec<Person>,
     /// None: the challenge form asks for the name.
     challenge_to: Option<String>,
 }
@@ -178,6 +212,7 @@ pub async fn page(
         en: lang.en,
         following,
         blocked,
+        watchers: hub.watch_list(user).await?,
         challenge_to: None,
     };
     html(lang, &page)

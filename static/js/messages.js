@@ -140,7 +140,7 @@
 /**
  * @typedef {Object} View
  * @property {'flip'|'standard'} variant
- * @property {{seat: Seat}|'spectator'} viewer
+ * @property {{seat: Seat}|{behind: Seat}|'spectator'} viewer
  * @property {Seat} to_move
  * @property {Colours|null} colours
  * @property {number} steps

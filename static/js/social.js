@@ -35,6 +35,7 @@ for (const btn of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySe
       else if (what === 'unfollow') await api('DELETE', '/api/follows/' + encodeURIComponent(name));
       else if (what === 'block') await api('POST', '/api/blocks', { name });
       else if (what === 'unblock') await api('DELETE', '/api/blocks/' + encodeURIComponent(name));
+      else if (what === 'disallow-watch') await api('DELETE', '/api/watch-permits/' + encodeURIComponent(name));
       window.location.reload();
     } catch (e) {
       toast(/** @type {Error} */ (e).message, 'error');
@@ -88,6 +89,25 @@ if (form) {
       }
     } finally {
       if (send) send.disabled = false;
+    }
+  });
+}
+
+// 指定旁观: the list of players who may see one's pieces when they watch.
+const watchForm = /** @type {HTMLFormElement|null} */ (document.getElementById('watch-form'));
+if (watchForm) {
+  watchForm.addEventListener('submit', async function (ev) {
+    ev.preventDefault();
+    const name = String(new FormData(watchForm).get('name') || '').trim();
+    const shown = document.getElementById('watch-error');
+    try {
+      await api('POST', '/api/watch-permits', { name });
+      window.location.reload();
+    } catch (e) {
+      if (shown) {
+        shown.textContent = /** @type {Error} */ (e).message;
+        shown.hidden = false;
+      }
     }
   });
 }

@@ -8,6 +8,7 @@
 mod computer;
 mod play;
 mod seating;
+mod spectators;
 mod store;
 mod view;
 
@@ -16,7 +17,7 @@ pub use store::{NewTable, create};
 pub use view::TableView;
 
 use super::messages::{ErrorBody, ServerMsg};
-use super::protocol::ClientKind;
+use super::protocol::{ClientKind, TableCmd};
 use super::summary::PlayerInfo;
 use super::{Cmd, Hub, Outbox};
 use crate::db::games::{GameRow, OPEN, RUNNING};
@@ -87,6 +88,8 @@ pub(super) enum Phase {
 pub(super) struct Conn {
     pub user: Option<i64>,
     pub out: Outbox,
+    /// The seat a spectator sits behind (`behind`), if it chose one.
+    pub behind: Option<Seat4>,
 }
 
 pub(super) struct Table {
@@ -100,6 +103,10 @@ pub(super) struct Table {
     pub phase: Phase,
     pub conns: HashMap<u64, Conn>,
     pub version: usize,
+    /// The seated players' 指定旁观 lists (spectators.rs).
+    pub permits: crate::live::watch_permits::Permits,
+    /// The people's places in the hub's register of running games, while it runs.
+    pub seated: Option<crate::live::playing::Seated>,
 }
 
 impl Table {
@@ -155,8 +162,18 @@ impl Table {
                 user, out, reply, ..
             } => {
                 let conn = self.hub.next_conn_id();
-                self.conns.insert(conn, Conn { user, out });
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        user,
+                        out,
+                        behind: None,
+                    },
+                );
                 let _ = reply.send(conn);
+                if user.is_some() && self.seat_of_user(user).is_none() {
+                    self.read_permits().await;
+                }
                 // Every socket hears of the newcomer; the newcomer gets the table.
                 self.presence_changed().await;
             }
@@ -169,6 +186,11 @@ impl Table {
                 let user = self.conns.get(&conn).and_then(|c| c.user);
                 let done = match msg.kind {
                     ClientKind::Ping => return self.send(conn, &ServerMsg::Pong),
+                    // Anyone watching may choose where to sit; it changes their own view only.
+                    ClientKind::Table(TableCmd::Behind(seat)) => {
+                        self.sit_behind(conn, seat);
+                        Ok(())
+                    }
                     kind => self.command(user, kind).await,
                 };
                 match done {
@@ -190,6 +212,7 @@ impl Table {
             }
             Cmd::Expired => self.expired(),
             Cmd::Computer { .. } => {}
+            Cmd::Permits { owner, viewers } => self.permits_changed(owner, viewers).await,
             Cmd::TableComputer {
                 version,
                 seat,
@@ -256,16 +279,19 @@ impl Table {
     }
 
     /// A change: the version moves on and every socket is sent its cut of the table,
-    /// one cut per seat and one for all spectators.
+    /// one cut per seat, one per seat a listed spectator sees and one for the rest.
     pub(super) fn changed(&mut self) {
         self.version += 1;
-        let mut frames: HashMap<Option<Seat4>, bytestring::ByteString> = HashMap::new();
-        for c in self.conns.values() {
+        self.take_seats();
+        type Cut = (Option<Seat4>, Option<Seat4>);
+        let mut frames: HashMap<Cut, bytestring::ByteString> = HashMap::new();
+        for (&id, c) in &self.conns {
             let you = self.seat_of_user(c.user);
-            let frame = frames.entry(you).or_insert_with(|| {
+            let sight = self.sight_of(id);
+            let frame = frames.entry((you, sight)).or_insert_with(|| {
                 ServerMsg::Table {
                     v: self.version,
-                    d: Box::new(self.view(you)),
+                    d: Box::new(self.view(you, sight)),
                 }
                 .frame()
             });

@@ -188,6 +188,8 @@ pub(in crate::live) async fn load(hub: &Arc<Hub>, row: GameRow) -> Result<Table,
         phase: Phase::Open,
         conns: HashMap::new(),
         version: 0,
+        permits: Default::default(),
+        seated: None,
         row,
     };
     if table.row.status == OPEN {

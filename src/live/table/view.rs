@@ -21,6 +21,8 @@ pub struct TableView {
     pub creator: String,
     /// The viewer's seat, if they sit at the table.
     pub you: Option<Seat4>,
+    /// For a spectator, the seat whose pieces it is let see (指定旁观, RULES §5.6).
+    pub watching: Option<Seat4>,
     /// The four seats in turn order (S, E, N, W).
     pub seats: Vec<SeatCard>,
     /// The viewer's own deployment (hand and area), while it lasts.
@@ -123,8 +125,10 @@ pub(super) fn kind_name(k: crate::rules::hidden_game::TuoguanKind) -> &'static s
 }
 
 impl Table {
-    /// The table as the viewer in seat `you` (or a spectator) sees it.
-    pub(super) fn view(&self, you: Option<Seat4>) -> TableView {
+    /// The table as the viewer in seat `you` sees it, or a spectator let see the
+    /// pieces of seat `watching` (or nobody's).
+    pub(super) fn view(&self, you: Option<Seat4>, watching: Option<Seat4>) -> TableView {
+        let watching = watching.filter(|_| you.is_none());
         let opts = self.options.siguo;
         let phase = match &self.phase {
             Phase::Open => "open",
@@ -141,6 +145,7 @@ impl Table {
             rated: self.row.rated,
             creator: self.creator.clone(),
             you,
+            watching,
             seats: Vec::with_capacity(4),
             deploy: None,
             deadline_at: None,
@@ -213,11 +218,13 @@ impl Table {
                 if let Some(s) = seated {
                     v.deploy = d.deployment.view(s);
                     v.can.deploy = !d.deployment.is_ready(s);
+                } else if let Some(s) = watching {
+                    v.deploy = d.deployment.view(s);
                 }
             }
             Phase::Playing(p) => {
                 let g = &p.game;
-                let sight = match (g.is_over(), seated) {
+                let sight = match (g.is_over(), seated.or(watching)) {
                     (true, _) => Sight::ALL,
                     (false, Some(s)) => g.sight(Watcher::Seat(s)),
                     (false, None) => Sight::NONE,
