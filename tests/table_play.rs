@@ -17,6 +17,8 @@ db_tests! {
     allies_see_each_other_under_youming => allies_see_each_other_under_youming_sqlite, allies_see_each_other_under_youming_postgres;
     a_dropped_player_is_held_and_the_ally_plays_on => a_dropped_player_is_held_and_the_ally_plays_on_sqlite, a_dropped_player_is_held_and_the_ally_plays_on_postgres;
     a_dropped_player_is_held_and_the_ally_declines => a_dropped_player_is_held_and_the_ally_declines_sqlite, a_dropped_player_is_held_and_the_ally_declines_postgres;
+    leaving_for_good_is_permanent_tuoguan_beside_an_ally => leaving_for_good_is_permanent_tuoguan_beside_an_ally_sqlite, leaving_for_good_is_permanent_tuoguan_beside_an_ally_postgres;
+    leaving_a_free_for_all_defeats_at_once => leaving_a_free_for_all_defeats_at_once_sqlite, leaving_a_free_for_all_defeats_at_once_postgres;
 }
 
 const SEATS: [&str; 4] = ["south", "east", "north", "west"];
@@ -385,4 +387,58 @@ async fn a_dropped_player_is_held_and_the_ally_declines(db: TestDb) {
     assert!(d["steps"].as_u64().unwrap() < 40);
     assert_eq!(scores, [0, -4, 0, 0], "{d}");
     assert_eq!(h.row(&f.id).status, "finished");
+}
+
+async fn leaving_for_good_is_permanent_tuoguan_beside_an_ally(db: TestDb) {
+    let h = Harness::start(db);
+    let mut f = four_people(&h, json!({"alliance": "opposite"})).await;
+    // East leaves (托管退出): with west in play the server holds the seat for good.
+    f.sock(1).act("leave", Value::Null).await.expect("leave");
+    let d = table_where(f.sock(0), "east gone", |d| {
+        d["seats"][1]["tuoguan"] == "exit"
+    })
+    .await;
+    assert_eq!(d["phase"], "playing", "{d}");
+    assert_eq!(d["seats"][1]["state"], "tuoguan");
+    let d = table_where(f.sock(1), "east's own view", |d| {
+        d["seats"][1]["tuoguan"] == "exit"
+    })
+    .await;
+    assert!(
+        !d["can"]["end_tuoguan"].as_bool().unwrap(),
+        "exit is for good"
+    );
+    assert!(d["legal"].as_array().unwrap().is_empty());
+    f.sock(1)
+        .act_err("tuoguan", json!({"on": false}), "illegal")
+        .await;
+    f.s[1] = None;
+    f.play_until(|d| d["steps"].as_u64().unwrap() >= 8).await;
+    assert!(
+        f.sock(0)
+            .received
+            .iter()
+            .any(|m| m["d"]["last"]["seat"] == "east"),
+        "the server plays for east"
+    );
+    f.check_sight(false);
+}
+
+async fn leaving_a_free_for_all_defeats_at_once(db: TestDb) {
+    let h = Harness::start(db);
+    let mut f = four_people(&h, json!({"alliance": "none"})).await;
+    f.sock(2).act("leave", Value::Null).await.expect("leave");
+    let d = table_where(f.sock(0), "north defeated", |d| {
+        d["seats"][2]["defeat"] == "escaped"
+    })
+    .await;
+    assert_eq!(d["phase"], "playing", "the other three play on: {d}");
+    assert!(
+        d["board"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["seat"] != "north"),
+        "north's pieces left the board"
+    );
 }
