@@ -6,7 +6,9 @@
 // target is measured, and the zoom toward one's own area makes it finger-sized and
 // still works for taps. (c) Two people at an open table: the second follows the invite
 // link with ?seat=east and sits there, both see each other, the creator seats the
-// computer and all get ready.
+// computer and all get ready. (d) 不行动 counted n/5 on the card, the 5th asked first,
+// then the defeat shown. (e) The draw sheet (who offered, who agreed, the answers) and
+// the ally's "play on?", shown from table messages as the server sends them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, DESKTOP, PHONE, launch, register, rng } from './support.mjs';
@@ -62,6 +64,8 @@ test('one person against three computers deploys and plays by clicking the lit m
     const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // Under the Content-Security-Policy: no violation either.
+    page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) errors.push(m.text()); });
     const name = `sg_${suffix()}`;
     await register(page, name);
     await computerTable(page, 'none');
@@ -135,6 +139,7 @@ test('one person against three computers deploys and plays by clicking the lit m
     const over = await page.locator('#result').isVisible();
     assert.ok(moves >= 10 || over || await page.locator('#card-bottom[data-state="defeated"]').count(), `own moves: ${moves}`);
     assert.ok(moves >= 3, `own moves played: ${moves}`);
+    console.log(`own moves played: ${moves}${over ? ', to the end' : ''}`);
     assert.equal(await page.locator('#result .btn[href="/"]').count(), 1, 'the end links back to the lobby');
     assert.deepEqual(errors, []);
   } finally {
@@ -245,6 +250,100 @@ test('the invite link seats a friend in the seat it names; the creator seats the
     await pb.locator('#act-ready').tap();
     for (const p of [pa, pb]) await p.locator('#act-random').waitFor({ state: 'visible', timeout: 10000 });
     assert.equal(await pb.locator('#open-panel').isVisible(), false, 'the invite goes once the table starts');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('不行动 counts on the card, and the defeating 5th is asked first and then shown', async () => {
+  const browser = await launch();
+  try {
+    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await register(page, `ss_${suffix()}`);
+    await computerTable(page, 'none');
+    await page.locator('#act-deployed').waitFor({ state: 'visible' });
+    await page.click('#act-deployed');
+    for (let n = 0; n < 5; n++) {
+      await page.locator('#act-pass').waitFor({ state: 'visible', timeout: 20000 });
+      assert.equal(await page.locator('#card-bottom .sc-timeouts').innerText(), `超时/不行动 ${n}/5`);
+      const v = await version(page);
+      await page.click('#act-pass');
+      if (n === 4) {
+        await page.locator('#confirm-sheet').waitFor({ state: 'visible' });
+        assert.match(await page.locator('#confirm-text').innerText(), /第 5 次/);
+        await page.click('#confirm-ok');
+      }
+      await newerThan(page, v);
+    }
+    await page.locator('#card-bottom[data-state="defeated"]').waitFor({ timeout: 10000 });
+    assert.match(await page.locator('#card-bottom .sc-tags').innerText(), /出局：超时或不行动满 5 次/);
+    assert.equal(await page.locator('#act-pass').isVisible(), false);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the sheets a table message asks for: a draw offer with who agreed, and the ally\'s play on?', async () => {
+  const browser = await launch();
+  try {
+    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await register(page, `sd_${suffix()}`);
+    // The real server behind the page's socket, with a way to show the page a table
+    // message as the server would send it when an offer is open or an ally dropped out
+    // (the computers answer offers at once and never drop out). The page's answers to
+    // those are kept and acknowledged here.
+    const sent = [];
+    let toPage = null;
+    let last = null;
+    await page.routeWebSocket(/\/ws\/game\//, (ws) => {
+      const server = ws.connectToServer();
+      toPage = (m) => ws.send(JSON.stringify(m));
+      ws.onMessage((text) => {
+        const m = JSON.parse(String(text));
+        if (['accept_draw', 'decline_draw', 'play_on'].includes(m.t)) {
+          sent.push(m);
+          ws.send(JSON.stringify({ t: 'ack', a: m.a, v: last ? last.v : 0 }));
+          return;
+        }
+        server.send(text);
+      });
+      server.onMessage((text) => {
+        const m = JSON.parse(String(text));
+        if (m.t === 'table') last = m;
+        ws.send(text);
+      });
+    });
+    await computerTable(page, 'opposite');
+    await page.locator('#act-deployed').waitFor({ state: 'visible' });
+    await page.click('#act-deployed');
+    await page.waitForFunction(() => (document.getElementById('status')?.textContent ?? '').includes('轮到你'), null, { timeout: 20000 });
+    const as = (d) => ({ t: 'table', v: last.v, d: { ...last.d, ...d, can: { ...last.d.can, ...(d.can || {}) } } });
+    toPage(as({ draw: { by: 'east', agreed: ['west'] }, can: { answer_draw: true } }));
+    await page.locator('#draw-sheet').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#draw-text').innerText(), '东方提出和棋');
+    assert.equal(await page.locator('#draw-agreed li').innerText(), '西方已同意');
+    await page.click('#accept-draw');
+    for (let i = 0; i < 100 && sent.length < 1; i++) await page.waitForTimeout(20);
+    assert.deepEqual(sent.map((m) => m.t), ['accept_draw']);
+    // Agreed: the sheet stays with who agreed, without the answer buttons.
+    toPage(as({ draw: { by: 'east', agreed: ['south', 'west'] } }));
+    await page.locator('#draw-answer').waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#draw-agreed li').count(), 2);
+    toPage(as({}));
+    await page.locator('#draw-sheet').waitFor({ state: 'hidden' });
+    toPage(as({ can: { play_on: true } }));
+    await page.locator('#play-on-sheet').waitFor({ state: 'visible' });
+    await page.click('#play-on-yes');
+    for (let i = 0; i < 100 && sent.length < 2; i++) await page.waitForTimeout(20);
+    assert.deepEqual(sent[1], { t: 'play_on', a: sent[1].a, d: { yes: true } });
+    toPage(as({}));
+    await page.locator('#play-on-sheet').waitFor({ state: 'hidden' });
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

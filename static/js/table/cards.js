@@ -86,6 +86,12 @@ function fill(card, seat) {
   chip.className = 'sc-seat army-' + seat;
   chip.textContent = seatLetter(seat);
   chip.title = seatWord(seat);
+  // The side of the alliance: 甲 or 乙 on every card (none in 混战).
+  const side = q(card, '.sc-side');
+  side.hidden = !tb || !c || tb.options.alliance === 'none';
+  side.dataset.side = c ? String(c.side) : '';
+  side.textContent = c && c.side === 0 ? t('甲', 'A') : t('乙', 'B');
+  side.title = c && c.side === 0 ? t('甲方联盟', 'Side A') : t('乙方联盟', 'Side B');
   setAvatar(/** @type {HTMLImageElement} */ (q(card, '.sc-avatar')), p);
   q(card, '.sc-name').textContent = p ? p.display_name || p.username : t('空位', 'Empty seat') + ' · ' + seatWord(seat);
   q(card, '.sc-name').title = p ? p.username : '';

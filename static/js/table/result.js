@@ -26,11 +26,18 @@ function headline() {
   return winners.length ? t(winners.map(seatWord).join('、') + '获胜', winners.map(seatWord).join(' and ') + ' won') : t('对局结束', 'Game over');
 }
 
+/** Whether the end has been shown (it is scrolled into view once). */
+let shown = false;
+
 export function renderResult() {
   const tb = store.table;
   const over = !!tb && tb.phase === 'over';
   els.panel.hidden = !over;
   if (!over || !tb) return;
+  if (!shown) {
+    shown = true;
+    els.panel.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }
   els.panel.dataset.result = tb.result || '';
   els.word.textContent = headline();
   els.reason.textContent = endReason(tb.reason);
