@@ -9,7 +9,7 @@
 // highlights and its piece (.piece with data-seat, data-face and, where the viewer may
 // know it, data-piece).
 import { svgEl } from '../dom.js';
-import { EN, pieceLabel } from '../i18n.js';
+import { EN, PIECE_ZH } from '../i18n.js';
 import { SEATS, UNIT } from './geometry.js';
 
 /** @typedef {import('./geometry.js').Geometry} Geometry */
@@ -25,6 +25,13 @@ import { SEATS, UNIT } from './geometry.js';
  * @property {string[]} [route] the last step's stations
  * @property {Set<Seat4>} [team] the viewer's side (own seat and allies)
  */
+
+// A 四国 tile is half the width of a two-player one: English names are cut to four letters.
+/** @type {Record<string, string>} */
+const EN_TILE = {
+  marshal: 'Mshl', general: 'Gen', major_general: 'MajG', brigadier: 'Brig', colonel: 'Col', major: 'Maj',
+  captain: 'Capt', lieutenant: 'Lt', engineer: 'Eng', bomb: 'Bomb', mine: 'Mine', flag: 'Flag',
+};
 
 const TILE_LONG = 0.9 * UNIT;
 const TILE_SHORT = 0.62 * UNIT;
@@ -178,7 +185,7 @@ export class TableBoard {
     }, g);
     svgEl('rect', { class: 'tile', x: -w / 2, y: -h / 2, width: w, height: h, rx: 5 }, piece);
     if (cell.piece) {
-      const label = pieceLabel(cell.piece);
+      const label = (EN ? EN_TILE[cell.piece] : PIECE_ZH[cell.piece]) || cell.piece;
       if (across || EN) {
         const text = svgEl('text', { class: 'name' + (EN ? ' name-en' : ''), x: 0, y: 0 }, piece);
         if (!across) text.setAttribute('transform', 'rotate(-90)');

@@ -93,7 +93,7 @@ function fill(card, seat) {
   side.textContent = c && c.side === 0 ? t('甲', 'A') : t('乙', 'B');
   side.title = c && c.side === 0 ? t('甲方联盟', 'Side A') : t('乙方联盟', 'Side B');
   setAvatar(/** @type {HTMLImageElement} */ (q(card, '.sc-avatar')), p);
-  q(card, '.sc-name').textContent = p ? p.display_name || p.username : t('空位', 'Empty seat') + ' · ' + seatWord(seat);
+  q(card, '.sc-name').textContent = p ? p.display_name || p.username : t('空位', 'Empty');
   q(card, '.sc-name').title = p ? p.username : '';
   const badge = q(card, '.sc-kind');
   const kind = p ? p.kind : null;
