@@ -140,6 +140,16 @@ test('one person against three computers deploys and plays by clicking the lit m
     assert.ok(moves >= 10 || over || await page.locator('#card-bottom[data-state="defeated"]').count(), `own moves: ${moves}`);
     assert.ok(moves >= 3, `own moves played: ${moves}`);
     console.log(`own moves played: ${moves}${over ? ', to the end' : ''}`);
+    if (!over && !(await page.locator('#card-bottom[data-state="defeated"]').count())) {
+      // 托管 on: the card says so and the page offers to take the seat back; then off.
+      await page.click('#act-tuoguan');
+      await page.locator('#act-untuoguan').waitFor({ state: 'visible' });
+      assert.match(await page.locator('#card-bottom .sc-tags').innerText(), /手动托管/);
+      assert.match(await page.locator('#status').innerText(), /托管中/);
+      await page.click('#act-untuoguan');
+      await page.locator('#act-tuoguan').waitFor({ state: 'visible' });
+      assert.match(await page.locator('#card-bottom .sc-tags').innerText(), /已托管 1 次/);
+    }
     assert.equal(await page.locator('#result .btn[href="/"]').count(), 1, 'the end links back to the lobby');
     assert.deepEqual(errors, []);
   } finally {

@@ -7,7 +7,7 @@ import { setAvatar } from '../avatar.js';
 import { byId, el } from '../dom.js';
 import { signed, t } from '../i18n.js';
 import { seatAt } from './geometry.js';
-import { amCreator, mySeat, seatCard, store, viewerSeat } from './state.js';
+import { amCreator, mySeat, seatCard, serverNow, store, viewerSeat } from './state.js';
 import { defeatWord, seatLetter, seatWord, tuoguanWord } from './words.js';
 
 /** @typedef {import('./geometry.js').Pos} Pos */
@@ -165,7 +165,7 @@ function fillEmpty(card, seat, c) {
 /** The clocks: the seat to move counts down, and while deploying every seat not ready. */
 export function renderClocks() {
   const tb = store.table;
-  const now = Date.now();
+  const now = serverNow();
   for (const pos of POSITIONS) {
     const card = cards[pos];
     const c = seatCard(/** @type {Seat4} */ (card.dataset.seat));

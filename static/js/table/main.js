@@ -3,7 +3,6 @@
 // game socket's table message (the whole table as this viewer may see it, after every
 // change), and taps turned into commands. What is legal, whose turn it is and how the
 // game ended all come from the server; the page draws the newest message.
-import { api } from '../api.js';
 import { byId, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { CommandError, Socket } from '../socket.js';
@@ -14,7 +13,9 @@ import { renderCards, renderClocks, wireCards } from './cards.js';
 import { Geometry, squareOf } from './geometry.js';
 import { renderOpen, wireOpen } from './open.js';
 import { renderResult } from './result.js';
-import { deployingNow, movesFrom, mySeat, seatCard, store, team, viewerSeat } from './state.js';
+import {
+  deployingNow, movesFrom, mySeat, readServerClock, seatCard, serverNow, store, team, viewerSeat,
+} from './state.js';
 import { allianceWord, refusalText, seatWord, stepCaption } from './words.js';
 import { wireZoom } from './zoom.js';
 
@@ -172,15 +173,18 @@ function statusText() {
   switch (tb.phase) {
     case 'open': return t('等待玩家入座和准备', 'Waiting for players to sit down and get ready') + off;
     case 'deploying': {
-      const left = typeof tb.deadline_at === 'number' ? Math.max(0, Math.ceil((tb.deadline_at - Date.now()) / 1000)) : 0;
+      const left = typeof tb.deadline_at === 'number' ? Math.max(0, Math.ceil((tb.deadline_at - serverNow()) / 1000)) : 0;
       const own = me && !tb.can.deploy ? t('你已布好，等待其他人。', 'You are ready; waiting for the others. ') : '';
       return own + t('布阵中，剩余 ' + left + ' 秒', 'Deploying: ' + left + ' s left') + off;
     }
     case 'playing': {
       if (tb.to_move && tb.to_move === me && tb.legal.length) return t('轮到你了', 'Your turn') + off;
+      const mine = me ? seatCard(me) : null;
+      const pre = mine && mine.state === 'defeated' ? t('你已出局。', 'You are out. ')
+        : mine && mine.tuoguan ? t('托管中，服务器替你走棋。', 'Auto-play: the server moves for you. ') : '';
       const c = tb.to_move ? seatCard(tb.to_move) : null;
       const name = c && c.player ? c.player.display_name || c.player.username : '';
-      return t('轮到' + seatWord(tb.to_move) + (name ? '（' + name + '）' : '') + '走棋', seatWord(tb.to_move) + (name ? ' (' + name + ')' : '') + ' to move') + off;
+      return pre + t('轮到' + seatWord(tb.to_move) + (name ? '（' + name + '）' : '') + '走棋', seatWord(tb.to_move) + (name ? ' (' + name + ')' : '') + ' to move') + off;
     }
     default: return t('对局结束', 'Game over');
   }
@@ -227,7 +231,15 @@ setInterval(function () {
   if (store.table && store.table.phase === 'deploying') els.status.textContent = statusText();
 }, 250);
 
-api('GET', '/api/board?variant=siguo').then(function (data) {
+/** The board's stations and lines, and on the way the server's clock. */
+async function loadBoard() {
+  const res = await fetch('/api/board?variant=siguo', { cache: 'no-store', headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error('GET /api/board: ' + res.status);
+  readServerClock(res);
+  return res.json();
+}
+
+loadBoard().then(function (data) {
   geo = new Geometry(data);
   geo.turnTo(viewerSeat());
   board = new TableBoard(els.svg, geo);

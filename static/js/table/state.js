@@ -24,7 +24,29 @@ export const store = {
   awaiting: false,
   /** The seat a spectator watches from. @type {Seat4} */
   watchFrom: /** @type {Seat4} */ ('south'),
+  /** The server's clock less this one's, in ms, when they clearly differ. */
+  clockOffset: 0,
 };
+
+/**
+ * The server's time now, as near as the page knows it: the table message counts down to
+ * `deadline_at` on the server's clock and carries no time left of its own.
+ */
+export function serverNow() {
+  return Date.now() + store.clockOffset;
+}
+
+/**
+ * Takes the server's clock from an answer's Date header (whole seconds, so only a
+ * difference of more than two seconds is believed).
+ * @param {Response} res
+ */
+export function readServerClock(res) {
+  const date = Date.parse(res.headers.get('Date') || '');
+  if (isNaN(date)) return;
+  const off = date + 500 - Date.now();
+  store.clockOffset = Math.abs(off) > 2000 ? off : 0;
+}
 
 /** The viewer's own seat, or null for a spectator. */
 export function mySeat() {
