@@ -76,7 +76,8 @@ function step(type, data) {
   store.awaiting = true;
   store.selected = null;
   render();
-  command(type, data).catch(function () {
+  // The table message comes before the ack; an ack without one changed nothing.
+  command(type, data).catch(function () {}).then(function () {
     store.awaiting = false;
     render();
   });

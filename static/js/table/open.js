@@ -1,7 +1,8 @@
 // @ts-check
 // Before the start: how many have sat down, the invite link to one empty seat
 // (`/game/{id}?seat=east`), and that link's other end: a page opened with `?seat=` on
-// an open table sits its logged-in visitor there, once, when that seat is empty.
+// an open table sits its logged-in visitor there, once, when that seat is empty and
+// they have no seat at this table yet.
 import { byId, copyText, el, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { SEATS } from './geometry.js';
@@ -70,6 +71,7 @@ export function renderOpen() {
   if (triedInvite || !invited || !store.me) return null;
   const c = seatCard(invited);
   triedInvite = true;
-  if (!c || c.player || mySeat() === invited || !tb.can.sit) return null;
+  // Only a visitor without a seat here: one seated already stays where they are.
+  if (!c || c.player || mySeat() || !tb.can.sit) return null;
   return invited;
 }
