@@ -92,6 +92,20 @@ async fn head_answers_as_get_without_the_body(db: TestDb) {
     let h = Harness::start(db);
     let mut alice = h.player("alice").await;
     let game = alice.create_game(30, false).await;
+    let r = alice
+        .post("/api/tables", json!({"seconds_per_action": 30}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let table = r.json["id"].as_str().unwrap().to_string();
+    // A 四国 table's page is the table's own, with its own script; a two-player game's is
+    // not (both pages' import maps name every module).
+    let script = "<script type=\"module\" src=\"/static/js/table/main.";
+    let drawn = alice.get(&format!("/game/{table}")).await;
+    assert_eq!(drawn.status, 200, "{}", drawn.text);
+    assert!(drawn.text.contains(script), "the table's script");
+    assert!(drawn.text.contains("id=\"card-bottom\""), "the seat cards");
+    let two = alice.get(&format!("/game/{game}")).await;
+    assert!(!two.text.contains(script), "a two-player game's page");
     let anon = h.client();
     let page = alice.get("/").await;
     let stylesheet = page
@@ -110,6 +124,7 @@ async fn head_answers_as_get_without_the_body(db: TestDb) {
         "/@/alice",
         "/@/alice/games",
         &format!("/game/{game}"),
+        &format!("/game/{table}"),
         "/static/style.css",
         &stylesheet,
         "/static/js/board.js",

@@ -1,6 +1,7 @@
 //! The page is type-checked against static/js/messages.js; this keeps that file in step
 //! with what the server really sends. Real games (flip to its end, a standard deployment
-//! and play with marks, a spectator, the lobby) are played over the sockets, and every
+//! and play with marks, a spectator, the lobby, 四国 tables open, deploying, in play and
+//! over) are played over the sockets, and every
 //! message any socket received — and the replay and the game summary — must match its
 //! declared type exactly: no undeclared field, no missing required one, no wrong kind
 //! of value. Every message type the page declares must also have been seen.
@@ -236,6 +237,79 @@ async fn standard_game(h: &Harness, out: &mut Vec<Value>) {
     }
 }
 
+/// 四国 tables: an open one with two people, the computer and a spectator; and a person
+/// with three computers, deployed, a few moves played, then the server playing the
+/// person's seat (托管) to the end, seen by a spectator in play and at the end.
+async fn siguo_tables(h: &Harness, out: &mut Vec<Value>) {
+    let mut e = h.player("types_e").await;
+    let f = h.player("types_f").await;
+    let r = e
+        .post("/api/tables", json!({"seconds_per_action": 30}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let open = r.json["id"].as_str().unwrap().to_string();
+    let mut se = e.game_socket(&open).await;
+    let mut sf = f.game_socket(&open).await;
+    let mut watcher = h.client().game_socket(&open).await;
+    sf.act("sit", json!({"seat": "east"})).await.expect("sit");
+    se.act("seat_computer", json!({"seat": "north", "level": "easy"}))
+        .await
+        .expect("the computer sits");
+    sf.act("ready", Value::Null).await.expect("ready");
+    for s in [&mut se, &mut sf, &mut watcher] {
+        s.barrier().await;
+        out.append(&mut s.received);
+    }
+
+    let r = e
+        .post(
+            "/api/tables",
+            json!({"seconds_per_action": 30, "computer": "easy", "options": {"alliance": "opposite"}}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.json["id"].as_str().unwrap().to_string();
+    let mut s = e.game_socket(&id).await;
+    let is_table = |m: &Value, phase: &str| m["t"] == "table" && m["d"]["phase"] == phase;
+    s.wait_for("the deployment", |m| is_table(m, "deploying"))
+        .await;
+    s.act("random_layout", Value::Null).await.unwrap();
+    s.act("ready", Value::Null).await.unwrap();
+    let mut moved = 0;
+    loop {
+        let m = s.wait_for("the table", |m| m["t"] == "table").await;
+        let d = &m["d"];
+        if d["phase"] == "over" {
+            break;
+        }
+        let legal = d["legal"].as_array().cloned().unwrap_or_default();
+        if d["phase"] != "playing" || legal.is_empty() || moved > 4 {
+            continue;
+        }
+        if moved == 4 {
+            // A spectator's cut of the game in play (read at once: a socket that falls
+            // behind is closed).
+            let mut watcher = h.client().game_socket(&id).await;
+            watcher
+                .wait_for("the game", |m| is_table(m, "playing"))
+                .await;
+            out.append(&mut watcher.received);
+            s.act("tuoguan", json!({"on": true})).await.expect("托管");
+        } else {
+            let mv = &legal[0];
+            s.act("move", json!({"from": mv[0], "to": mv[1]}))
+                .await
+                .expect("a legal move");
+        }
+        moved += 1;
+    }
+    let mut watcher = h.client().game_socket(&id).await;
+    watcher.wait_for("the end", |m| is_table(m, "over")).await;
+    for s in [&mut s, &mut watcher] {
+        out.append(&mut s.received);
+    }
+}
+
 async fn open_game(a: &mut Client) -> String {
     open_game_of(a, "flip").await
 }
@@ -258,6 +332,7 @@ async fn messages_match_the_page_types(db: TestDb) {
     let mut answers = Vec::new();
     flip_game(&h, &mut seen, &mut answers).await;
     standard_game(&h, &mut seen).await;
+    siguo_tables(&h, &mut seen).await;
 
     let server_msg = types.get("ServerMsg").clone();
     let mut tags = BTreeSet::new();

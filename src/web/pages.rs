@@ -37,6 +37,16 @@ struct GamePage {
     game_id: String,
 }
 
+/// A 四国 table's page: the same fields, another template (templates/table.html).
+#[derive(Template)]
+#[template(path = "table.html")]
+struct TablePage {
+    user: Option<Account>,
+    title: String,
+    en: bool,
+    game_id: String,
+}
+
 #[derive(Template)]
 #[template(path = "rules.html")]
 struct RulesPage {
@@ -115,18 +125,28 @@ pub async fn game(
 ) -> Result<HttpResponse, AppError> {
     let id = path.into_inner();
     let lookup = id.clone();
-    let exists = blocking(hub.pool(), move |c| {
-        Ok(crate::db::games::get(c, &lookup)?.is_some())
+    let variant = blocking(hub.pool(), move |c| {
+        Ok(crate::db::games::get(c, &lookup)?.map(|row| row.variant))
     })
     .await?;
-    if !exists {
+    let Some(variant) = variant else {
         return Err(AppError::NotFound(format!(
             "no game {}",
             crate::quote::quoted(&id)
         )));
+    };
+    let user = account(&hub, &session).await;
+    if variant == "siguo" {
+        let page = TablePage {
+            user,
+            title: format!("{} {id}", pick(lang, "四国军棋", "Four-player game")),
+            en: lang.en,
+            game_id: id,
+        };
+        return html(lang, &page);
     }
     let page = GamePage {
-        user: account(&hub, &session).await,
+        user,
         title: format!("{} {id}", pick(lang, "对局", "Game")),
         en: lang.en,
         game_id: id,

@@ -1,8 +1,9 @@
 //! Reads the JSDoc types the page is checked against (static/js/messages.js) and checks
 //! real JSON messages against them, so that the server's messages and the page's idea of
 //! them cannot drift apart. It understands the small part of the JSDoc type language
-//! that file uses: named types, `'literal'`, unions, `T[]`, `Record<string, T>`, inline
-//! `{a: T, b?: T}` objects, and `@typedef {Object}` blocks of `@property` lines.
+//! that file uses: named types, `'literal'`, unions, `T[]`, tuples `[A, B]`,
+//! `Record<string, T>`, inline `{a: T, b?: T}` objects, and `@typedef {Object}` blocks
+//! of `@property` lines.
 #![allow(dead_code)]
 
 use serde_json::Value;
@@ -19,6 +20,8 @@ pub enum Type {
     Named(String),
     Union(Vec<Type>),
     Array(Box<Type>),
+    /// A JSON array of exactly these items, in order.
+    Tuple(Vec<Type>),
     Record(Box<Type>),
     /// Fields with whether each may be left out.
     Object(Fields),
@@ -98,6 +101,14 @@ impl Parser<'_> {
             let t = self.union();
             assert!(self.eat(b')'), "a closing ) at {}", self.rest());
             return t;
+        }
+        if self.eat(b'[') {
+            let mut items = vec![self.union()];
+            while self.eat(b',') {
+                items.push(self.union());
+            }
+            assert!(self.eat(b']'), "a closing ] at {}", self.rest());
+            return Type::Tuple(items);
         }
         if self.eat(b'\'') {
             let start = self.i;
@@ -244,6 +255,14 @@ impl Types {
                     .try_for_each(|(i, x)| self.check(item, x, &format!("{path}[{i}]"))),
                 None => fail(),
             },
+            Type::Tuple(items) => match v.as_array() {
+                Some(xs) if xs.len() == items.len() => items
+                    .iter()
+                    .zip(xs)
+                    .enumerate()
+                    .try_for_each(|(i, (t, x))| self.check(t, x, &format!("{path}[{i}]"))),
+                _ => fail(),
+            },
             Type::Record(item) => match v.as_object() {
                 Some(m) => m
                     .iter()
@@ -305,6 +324,7 @@ mod tests {
  * @property {Seat} seat
  * @property {{south: number|null, north?: number}} [n]
  * @property {Record<string, string[]>} [m]
+ * @property {[Seat, string[]][]} [p]
  */
 /** @typedef {Msg} AnyMsg */
 "#;
@@ -313,7 +333,7 @@ mod tests {
     fn reads_and_checks() {
         let t = Types::parse(SAMPLE);
         let msg = t.get("Msg").clone();
-        let ok = json!({"t": "hello", "seat": "north", "n": {"south": null}, "m": {"a": ["x"]}});
+        let ok = json!({"t": "hello", "seat": "north", "n": {"south": null}, "m": {"a": ["x"]}, "p": [["south", ["a1"]]]});
         t.check(&msg, &ok, "m").unwrap();
         for bad in [
             json!({"t": "hello"}),
@@ -321,6 +341,9 @@ mod tests {
             json!({"t": "hello", "seat": "north", "extra": 1}),
             json!({"t": "hello", "seat": "north", "n": {"south": "1"}}),
             json!({"t": "hello", "seat": "north", "m": {"a": [1]}}),
+            json!({"t": "hello", "seat": "north", "p": [["south"]]}),
+            json!({"t": "hello", "seat": "north", "p": [["east", []]]}),
+            json!({"t": "hello", "seat": "north", "p": [["south", ["a1"], 1]]}),
         ] {
             assert!(t.check(&msg, &bad, "m").is_err(), "{bad} is refused");
         }
