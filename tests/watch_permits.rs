@@ -91,7 +91,11 @@ async fn a_listed_spectator_sees_that_seats_view_at_a_table(db: TestDb) {
         seen["board"], mine["board"],
         "a listed spectator sees exactly the player's view"
     );
-    assert_eq!(named_hidden(&seen).len(), 25, "south's 25 pieces, named");
+    // South's face-down pieces, named (the computers may have taken or shown a few by
+    // this version), and nobody else's.
+    let named = named_hidden(&seen);
+    assert!(named.len() >= 15, "{seen}");
+    assert!(named.iter().all(|c| c["seat"] == "south"), "{seen}");
     assert!(seen["legal"].as_array().unwrap().is_empty());
     assert!(other["watching"].is_null());
     assert!(named_hidden(&other).is_empty(), "dan sees backs: {other}");

@@ -441,12 +441,14 @@
  * @typedef {Object} Table
  * @property {string} id
  * @property {'siguo'} variant
- * @property {'open'|'deploying'|'playing'|'over'} phase
+ * @property {'open'|'deploying'|'playing'|'over'|'closed'} phase closed: cancelled or expired before the start
  * @property {SiguoOptions} options
  * @property {number} seconds_per_action
+ * @property {number} timeouts_to_lose
  * @property {boolean} rated
  * @property {string} creator
  * @property {Seat4|null} you
+ * @property {Seat4|null} watching for a spectator, the seat whose pieces it is let see (指定旁观)
  * @property {TableSeat[]} seats S, E, N, W
  * @property {TableDeploy} [deploy]
  * @property {number|null} deadline_at ms

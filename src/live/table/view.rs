@@ -13,10 +13,12 @@ use serde::Serialize;
 pub struct TableView {
     pub id: String,
     pub variant: &'static str,
-    /// open, deploying, playing or over.
+    /// open, deploying, playing, over, or closed (cancelled or expired before the start).
     pub phase: &'static str,
     pub options: SiguoOptions,
     pub seconds_per_action: i32,
+    /// The timeouts-and-passes that defeat a seat (the last one needs a confirmation).
+    pub timeouts_to_lose: u8,
     pub rated: bool,
     pub creator: String,
     /// The viewer's seat, if they sit at the table.
@@ -131,6 +133,7 @@ impl Table {
         let watching = watching.filter(|_| you.is_none());
         let opts = self.options.siguo;
         let phase = match &self.phase {
+            Phase::Open if self.row.status != crate::db::games::OPEN => "closed",
             Phase::Open => "open",
             Phase::Deploying(_) => "deploying",
             Phase::Playing(p) if p.game.is_over() => "over",
@@ -142,6 +145,7 @@ impl Table {
             phase,
             options: opts,
             seconds_per_action: self.row.seconds_per_action,
+            timeouts_to_lose: crate::rules::hidden_game::TIMEOUTS_TO_LOSE,
             rated: self.row.rated,
             creator: self.creator.clone(),
             you,
@@ -207,9 +211,11 @@ impl Table {
         }
         let seated = you.filter(|s| self.seats[s.index()].is_some());
         match &self.phase {
+            Phase::Open if phase == "closed" => {}
             Phase::Open => {
                 v.can.sit = true;
-                v.can.stand = seated.is_some();
+                // The creator keeps a seat until the table is cancelled.
+                v.can.stand = seated.is_some() && !self.is_creator(you);
                 v.can.ready = seated.is_some_and(|s| !self.ready[s.index()]);
                 v.can.seat_computer = self.is_creator(you);
             }

@@ -14,9 +14,6 @@ import { defeatWord, seatLetter, seatWord, tuoguanWord } from './words.js';
 /** @typedef {import('../messages.js').Seat4} Seat4 */
 /** @typedef {import('../messages.js').TableSeat} TableSeat */
 
-// The 5th timeout-or-pass defeats a seat (RULES §5.4.5). The table message carries the
-// count but not the limit, so the card writes it here.
-const TIMEOUTS_TO_LOSE = 5;
 
 /** @type {Pos[]} */
 const POSITIONS = ['top', 'left', 'right', 'bottom'];
@@ -102,10 +99,12 @@ function fill(card, seat) {
   badge.textContent = kind === 'bot' ? t('机器人', 'bot') : kind === 'computer' ? t('电脑', 'computer') : '';
   fillTags(q(card, '.sc-tags'), c, you, ally);
   const playing = !!tb && (tb.phase === 'playing' || tb.phase === 'over') && !!p;
+  // The 5th timeout-or-pass defeats a seat (RULES §5.4.5); the server says so.
+  const limit = tb ? tb.timeouts_to_lose : 5;
   const to = q(card, '.sc-timeouts');
   to.hidden = !playing;
-  to.textContent = playing && c ? t('超时/不行动 ', 'timeouts ') + c.timeouts + '/' + TIMEOUTS_TO_LOSE : '';
-  to.classList.toggle('is-near', !!c && c.timeouts >= TIMEOUTS_TO_LOSE - 1);
+  to.textContent = playing && c ? t('超时/不行动 ', 'timeouts ') + c.timeouts + '/' + limit : '';
+  to.classList.toggle('is-near', !!c && c.timeouts >= limit - 1);
   fillEmpty(card, seat, c);
 }
 

@@ -173,6 +173,7 @@ function statusText() {
   const me = mySeat();
   switch (tb.phase) {
     case 'open': return t('等待玩家入座和准备', 'Waiting for players to sit down and get ready') + off;
+    case 'closed': return t('这张桌已关闭（取消或超时未开局）', 'This table was closed (cancelled, or it never filled)');
     case 'deploying': {
       const left = typeof tb.deadline_at === 'number' ? Math.max(0, Math.ceil((tb.deadline_at - serverNow()) / 1000)) : 0;
       const own = me && !tb.can.deploy ? t('你已布好，等待其他人。', 'You are ready; waiting for the others. ') : '';
@@ -183,9 +184,10 @@ function statusText() {
       const mine = me ? seatCard(me) : null;
       const pre = mine && mine.state === 'defeated' ? t('你已出局。', 'You are out. ')
         : mine && mine.tuoguan ? t('托管中，服务器替你走棋。', 'Auto-play: the server moves for you. ') : '';
+      const seen = tb.watching ? t('你可以看到' + seatWord(tb.watching) + '的棋子（指定旁观）。', 'You see ' + seatWord(tb.watching) + "'s pieces (allowed watcher). ") : '';
       const c = tb.to_move ? seatCard(tb.to_move) : null;
       const name = c && c.player ? c.player.display_name || c.player.username : '';
-      return pre + t('轮到' + seatWord(tb.to_move) + (name ? '（' + name + '）' : '') + '走棋', seatWord(tb.to_move) + (name ? ' (' + name + ')' : '') + ' to move') + off;
+      return seen + pre + t('轮到' + seatWord(tb.to_move) + (name ? '（' + name + '）' : '') + '走棋', seatWord(tb.to_move) + (name ? ' (' + name + ')' : '') + ' to move') + off;
     }
     default: return t('对局结束', 'Game over');
   }
@@ -226,6 +228,9 @@ els.viewSeat.addEventListener('change', function () {
   store.watchFrom = /** @type {Seat4} */ (els.viewSeat.value);
   store.selected = null;
   render();
+  // The server shows a spectator the pieces of the seat it sits behind when that
+  // seat's player lists it (指定旁观).
+  if (store.table && !store.table.you) command('behind', { seat: store.watchFrom }).catch(function () {});
 });
 setInterval(function () {
   renderClocks();
