@@ -310,10 +310,12 @@ pub fn open_count(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
 
 /// How many rated games `user` has in hand: seated in a running one (deployment
 /// included), or waiting in an open one they created (which becomes running when
-/// someone joins, so it counts from the start).
+/// someone joins, so it counts from the start); and rated 四国 tables they sit at,
+/// open or running (`tables::rated_in_hand`).
 pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
-    Ok(games::table
+    let two_player: i64 = games::table
         .filter(games::rated.eq(true))
+        .filter(games::variant.ne(super::tables::SIGUO))
         .filter(
             games::status
                 .eq(RUNNING)
@@ -321,7 +323,8 @@ pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
                 .or(games::status.eq(OPEN).and(games::creator_id.eq(user))),
         )
         .count()
-        .get_result(conn)?)
+        .get_result(conn)?;
+    Ok(two_player + super::tables::rated_in_hand(conn, user)?)
 }
 
 /// How many running games `user` plays against one of `computers` (the computer

@@ -8,6 +8,9 @@ use super::users::{self, GameResult};
 use super::{DbConn, DbError};
 use diesel::prelude::*;
 
+/// The variant of every table's row in `games`.
+pub const SIGUO: &str = "siguo";
+
 /// The states a seat row holds (see the migration).
 pub const SEATED: &str = "seated";
 pub const READY: &str = "ready";
@@ -62,6 +65,45 @@ pub fn seats(conn: &mut DbConn, id: &str) -> Result<Vec<SeatRow>, DbError> {
         .filter(game_seats::game_id.eq(id))
         .select(SeatRow::as_select())
         .load(conn)?)
+}
+
+/// How many rated tables `user` sits at that are open or running: their rated games in
+/// hand at tables (read from the player's seats, index `game_seats_user`).
+pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
+    Ok(game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::user_id.eq(user))
+        .filter(games::rated.eq(true))
+        .filter(games::status.eq(OPEN).or(games::status.eq(RUNNING)))
+        .count()
+        .get_result(conn)?)
+}
+
+/// How many tables, open or running, `user` sits at with one of `computers` (the
+/// computer players' ids) in another seat: their games against the computer at tables.
+pub fn computer_tables_in_hand(
+    conn: &mut DbConn,
+    user: i64,
+    computers: &[i64],
+) -> Result<i64, DbError> {
+    // The player's few tables in hand first (by their seats), then which of those the
+    // computer sits at: two lookups by key, however many tables are running.
+    let mine: Vec<String> = game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::user_id.eq(user))
+        .filter(games::status.eq(OPEN).or(games::status.eq(RUNNING)))
+        .select(game_seats::game_id)
+        .load(conn)?;
+    if mine.is_empty() {
+        return Ok(0);
+    }
+    let with: Vec<String> = game_seats::table
+        .filter(game_seats::game_id.eq_any(&mine))
+        .filter(game_seats::user_id.eq_any(computers))
+        .select(game_seats::game_id)
+        .distinct()
+        .load(conn)?;
+    Ok(with.len() as i64)
 }
 
 /// Replaces the seats of an open table with `seats` (sitting, standing, moving, ready):

@@ -122,7 +122,7 @@ impl Table {
         };
         self.sit(user, seat)
             .await
-            .map_err(|e| AppError::Conflict(e.message))?;
+            .map_err(super::seat_caps::refused)?;
         self.start_if_ready().await;
         Ok(())
     }
@@ -137,21 +137,12 @@ impl Table {
             .collect();
         let ready_before = self.ready;
         change(self);
-        let rows = self.seat_rows();
-        let id = self.row.id.clone();
-        let stored = blocking(self.hub.pool(), move |c| {
-            Ok(tables::set_seats(c, &id, &rows)?)
-        })
-        .await;
-        if !matches!(stored, Ok(true)) {
+        if let Err(why) = self.store_seats(&before).await {
             for (i, p) in before.into_iter().enumerate() {
                 self.seats[i] = p.map(|info| Sitter { info });
             }
             self.ready = ready_before;
-            return Err(ErrorBody::new(
-                "internal",
-                "the seats could not be stored; try again",
-            ));
+            return Err(why);
         }
         self.changed();
         Ok(())

@@ -35,7 +35,8 @@ pub struct NewTable {
 }
 
 /// Opens a table with its creator in the south seat (and under `computer`, the
-/// computer in the other three, ready).
+/// computer in the other three, ready), within the creator's caps: open games, rated
+/// games in hand, games against the computer. The caller holds `hub.seat_lock(user)`.
 pub async fn create(hub: &Arc<Hub>, user: i64, t: NewTable) -> Result<String, AppError> {
     if !matches!(t.seconds_per_action, 15 | 30 | 60) {
         return Err(AppError::BadOption(
@@ -65,29 +66,36 @@ pub async fn create(hub: &Arc<Hub>, user: i64, t: NewTable) -> Result<String, Ap
     );
     let seat = SeatRow::new(&id, Seat4::South.name(), user, 0);
     let computer = t.computer;
-    let id2 = id.clone();
-    blocking(hub.pool(), move |c| {
-        crate::live::caps::open_table(c, user)?;
-        tables::create(c, &row, &seat)?;
-        if let Some(level) = computer {
-            let cpu = crate::db::users::computer_player(c, level)?;
-            let mut seats = vec![SeatRow::new(&id2, Seat4::South.name(), user, 0)];
-            for s in [Seat4::East, Seat4::North, Seat4::West] {
-                let mut r = SeatRow::new(
-                    &id2,
-                    s.name(),
-                    cpu.id,
-                    super::view::side_of(t.options, s).into(),
-                );
-                r.state = tables::READY.into();
-                seats.push(r);
+    // Through the writer, as every start of a game is: the caps' count and the new
+    // table are one write, so two at once cannot both pass on the same count.
+    hub.pool()
+        .write(move |c| -> Result<(), AppError> {
+            let opening = crate::live::caps::Start::Open {
+                creator: user,
+                rated: row.rated,
+                computer: computer.is_some(),
+            };
+            crate::live::caps::check(c, &opening)?;
+            tables::create(c, &row, &seat)?;
+            if let Some(level) = computer {
+                let cpu = crate::db::users::computer_player(c, level)?;
+                let mut seats = vec![SeatRow::new(&row.id, Seat4::South.name(), user, 0)];
+                for s in [Seat4::East, Seat4::North, Seat4::West] {
+                    let mut r = SeatRow::new(
+                        &row.id,
+                        s.name(),
+                        cpu.id,
+                        super::view::side_of(t.options, s).into(),
+                    );
+                    r.state = tables::READY.into();
+                    seats.push(r);
+                }
+                seats[0].state = tables::READY.into();
+                tables::set_seats(c, &row.id, &seats)?;
             }
-            seats[0].state = tables::READY.into();
-            tables::set_seats(c, &id2, &seats)?;
-        }
-        Ok(())
-    })
-    .await?;
+            Ok(())
+        })
+        .await?;
     // Under `computer` the table starts as soon as its task loads.
     hub.handle(&id).await?;
     hub.refresh_lobby().await;
