@@ -1,8 +1,8 @@
 //! 四国 tables count against the lobby's caps, on SQLite and PostgreSQL, as games do: a
 //! table opened is an open game, a rated table one sits at (open or running) a rated
 //! game in hand, and a table with the computer at it a game against the computer.
-//! Each cap refuses whichever way one would pass it (opening, sitting down on the
-//! table's socket or by joining, seating the computer) and changes nothing.
+//! Each cap refuses whichever way one would pass it (opening, quick pairing, sitting
+//! down on the table's socket, seating the computer) and changes nothing.
 
 #[macro_use]
 mod support;
@@ -55,6 +55,10 @@ async fn tables_count_as_open_games(db: TestDb) {
     p.post("/api/tables", table(false))
         .await
         .assert_error(409, "too_many_open_games");
+    // Quick pairing that finds no table would open one: refused alike.
+    p.post("/api/tables/quick", json!({"seconds_per_action": 60}))
+        .await
+        .assert_error(409, "too_many_open_games");
     p.post(
         "/api/games",
         json!({"variant": "flip", "seconds_per_action": 40, "rated": false}),
@@ -78,6 +82,7 @@ async fn rated_tables_count_as_rated_games_in_hand(db: TestDb) {
     let mut alt = h.player("alt").await;
     farmer.create_game(15, true).await;
     farmer.create_game(60, true).await;
+    // At 60 s: quick pairing for the 30 s tables below does not give it back.
     let mine = open_table(
         &mut farmer,
         json!({"seconds_per_action": 60, "rated": true}),
@@ -88,6 +93,7 @@ async fn rated_tables_count_as_rated_games_in_hand(db: TestDb) {
     assert_eq!(in_hand(&h), 3, "the open rated table is the third");
     for (path, body) in [
         ("/api/tables", table(true)),
+        ("/api/tables/quick", table(true)),
         (
             "/api/games",
             json!({"variant": "flip", "seconds_per_action": 30, "rated": true}),
@@ -105,13 +111,18 @@ async fn rated_tables_count_as_rated_games_in_hand(db: TestDb) {
     open_table(&mut farmer, table(false)).await;
 
     // Sitting down at someone else's rated table is taking a rated game in hand:
-    // refused on the table's socket and by the join.
+    // refused on the table's socket, by the join and by quick pairing, which would
+    // otherwise have found it.
     let theirs = open_table(&mut alt, table(true)).await;
     let mut s = at_table(&farmer, &theirs).await;
     s.act_err("sit", json!({"seat": "east"}), "too_many_rated_games")
         .await;
     farmer
         .post_empty(&format!("/api/games/{theirs}/join"))
+        .await
+        .assert_error(409, "too_many_rated_games");
+    farmer
+        .post("/api/tables/quick", table(true))
         .await
         .assert_error(409, "too_many_rated_games");
     assert_eq!(seat_count(&h, &theirs), 1, "nobody sat down");

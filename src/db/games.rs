@@ -140,11 +140,23 @@ pub enum Creators {
     New { made_by: i64 },
 }
 
-/// The newest `limit` open games of `creators`, newest first (index `games_by_status`;
-/// each creator's standing is looked up by key, one account and its two score rows).
+/// Which of the open games the lobby reads: its two lists are kept apart, so that
+/// neither pushes the other off the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// Two-player games (flip chess, standard 军棋).
+    Games,
+    /// 四国 tables (`db::tables`).
+    Tables,
+}
+
+/// The newest `limit` open games of `creators` in `listing`, newest first (index
+/// `games_by_status`; each creator's standing is looked up by key, one account and its
+/// two score rows).
 pub fn open_newest(
     conn: &mut DbConn,
     creators: Creators,
+    listing: Listing,
     limit: i64,
 ) -> Result<Vec<GameRow>, DbError> {
     use super::schema::users;
@@ -160,11 +172,11 @@ pub fn open_newest(
             .filter(users::id.eq(games::creator_id))
             .filter(users::created_at.le(made_by)),
     );
-    // 四国 tables are joined from their own invitation until the lobby draws tables.
-    let q = games::table
-        .filter(games::status.eq(OPEN))
-        .filter(games::variant.ne("siguo"))
-        .into_boxed();
+    let q = games::table.filter(games::status.eq(OPEN)).into_boxed();
+    let q = match listing {
+        Listing::Games => q.filter(games::variant.ne(super::tables::SIGUO)),
+        Listing::Tables => q.filter(games::variant.eq(super::tables::SIGUO)),
+    };
     let q = match creators {
         Creators::Established { .. } => q.filter(played.or(old)),
         Creators::New { .. } => q.filter(not(played.or(old))),

@@ -67,6 +67,24 @@ pub fn seats(conn: &mut DbConn, id: &str) -> Result<Vec<SeatRow>, DbError> {
         .load(conn)?)
 }
 
+/// The seats of the tables `ids`, in no particular order: one query for a whole list.
+pub fn seats_of(conn: &mut DbConn, ids: &[String]) -> Result<Vec<SeatRow>, DbError> {
+    Ok(game_seats::table
+        .filter(game_seats::game_id.eq_any(ids))
+        .select(SeatRow::as_select())
+        .load(conn)?)
+}
+
+/// The seat `user` holds at table `id`, if any.
+pub fn seat_of(conn: &mut DbConn, id: &str, user: i64) -> Result<Option<String>, DbError> {
+    Ok(game_seats::table
+        .filter(game_seats::game_id.eq(id))
+        .filter(game_seats::user_id.eq(user))
+        .select(game_seats::seat)
+        .first(conn)
+        .optional()?)
+}
+
 /// How many rated tables `user` sits at that are open or running: their rated games in
 /// hand at tables (read from the player's seats, index `game_seats_user`).
 pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
@@ -104,6 +122,76 @@ pub fn computer_tables_in_hand(
         .distinct()
         .load(conn)?;
     Ok(with.len() as i64)
+}
+
+/// What quick pairing for a table looks for: its settings, and who is asking.
+pub struct Wanted<'a> {
+    /// How the table's stored `options` begin: its 四国 options as serialised, which
+    /// come first (the grace and deployment times after them may differ).
+    pub options_prefix: &'a str,
+    pub seconds_per_action: i32,
+    pub rated: bool,
+    /// Tables this player sits at are left out.
+    pub asker: i64,
+    /// Only tables whose creator is of this kind (`users.kind`), for rated tables.
+    pub creator_kind: Option<&'a str>,
+}
+
+/// The newest `limit` open tables of these settings with a free seat that the asker
+/// does not sit at, newest first (index `games_open_by_settings`, then the options
+/// compared by their prefix: only tables of these settings are read).
+pub fn open_compatible(
+    conn: &mut DbConn,
+    w: &Wanted<'_>,
+    limit: i64,
+) -> Result<Vec<GameRow>, DbError> {
+    use diesel::dsl::{exists, not, sql};
+    use diesel::sql_types::Bool;
+    let seated = exists(
+        game_seats::table
+            .filter(game_seats::game_id.eq(games::id))
+            .filter(game_seats::user_id.eq(w.asker)),
+    );
+    // Raw SQL for the one correlated count; it reads the same on both backends.
+    let room = sql::<Bool>("(SELECT COUNT(*) FROM game_seats s WHERE s.game_id = games.id) < 4");
+    let mut q = games::table
+        .filter(games::status.eq(OPEN))
+        .filter(games::variant.eq(SIGUO))
+        .filter(games::seconds_per_action.eq(w.seconds_per_action))
+        .filter(games::rated.eq(w.rated))
+        .filter(games::options.like(format!("{}%", w.options_prefix)))
+        .filter(not(seated))
+        .filter(room)
+        .into_boxed();
+    if let Some(kind) = w.creator_kind {
+        use super::schema::users as u;
+        let of_kind = u::table.filter(u::kind.eq(kind)).select(u::id);
+        q = q.filter(games::creator_id.eq_any(of_kind));
+    }
+    Ok(q.order((games::created_at.desc(), games::id.desc()))
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// The open tables of this clock and rating that `user` sits at, newest first, each
+/// with the seat they hold (from the player's seats: a few rows).
+pub fn open_seated_with(
+    conn: &mut DbConn,
+    user: i64,
+    seconds_per_action: i32,
+    rated: bool,
+) -> Result<Vec<(GameRow, String)>, DbError> {
+    Ok(game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::user_id.eq(user))
+        .filter(games::status.eq(OPEN))
+        .filter(games::variant.eq(SIGUO))
+        .filter(games::seconds_per_action.eq(seconds_per_action))
+        .filter(games::rated.eq(rated))
+        .order((games::created_at.desc(), games::id.desc()))
+        .select((GameRow::as_select(), game_seats::seat))
+        .load(conn)?)
 }
 
 /// Replaces the seats of an open table with `seats` (sitting, standing, moving, ready):

@@ -145,6 +145,8 @@ impl Table {
             return Err(why);
         }
         self.changed();
+        // The lobby lists open tables with who sits where.
+        self.hub.lobby_changed();
         Ok(())
     }
 
@@ -216,7 +218,7 @@ impl Table {
         self.row.status = RUNNING.to_string();
         self.row.started_at = Some(now);
         self.phase = Phase::Deploying(Box::new(deploying));
-        self.hub.refresh_lobby().await;
+        self.hub.lobby_changed();
         // The computer's seats finish at once.
         for s in seated {
             if self.computer_in(s).is_some()
@@ -248,7 +250,7 @@ impl Table {
         }
         self.row.status = CANCELLED.to_string();
         self.changed();
-        self.hub.refresh_lobby().await;
+        self.hub.lobby_changed();
         Ok(())
     }
 

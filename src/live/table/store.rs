@@ -28,30 +28,78 @@ pub struct NewTable {
     pub seconds_per_action: u32,
     #[serde(default)]
     pub rated: bool,
+    /// How long a seated person may be without a socket before 断线托管 (§5.5.1), one
+    /// of [`GRACE_OFFERED`]; the server's `--grace-seconds` when left out.
+    #[serde(default)]
+    pub grace_seconds: Option<u32>,
     /// 人机 四国: the computer at this level takes every other seat and the table
     /// starts at once.
     #[serde(default)]
     pub computer: Option<Level>,
 }
 
+/// The clocks a table offers, as rated two-player games do.
+pub const SECONDS_OFFERED: [u32; 3] = [15, 30, 60];
+/// The grace periods a table's creator may choose: long enough to reload a page or
+/// change networks, short enough that three others do not wait on a seat for long.
+pub const GRACE_OFFERED: [u32; 4] = [30, 60, 120, 180];
+
+impl NewTable {
+    /// Reads a request's body, saying in words what is wrong with it: an unknown mode
+    /// would otherwise come back as serde's "unknown variant" inside "malformed JSON".
+    pub fn parse(body: Value) -> Result<NewTable, AppError> {
+        let alliance = &body["options"]["alliance"];
+        if !alliance.is_null()
+            && !matches!(alliance.as_str(), Some("opposite" | "adjacent" | "none"))
+        {
+            return Err(AppError::BadOption(format!(
+                "options.alliance is \"opposite\" (对家), \"adjacent\" (并肩) or \"none\" \
+                 (混战), not {alliance}"
+            )));
+        }
+        serde_json::from_value(body)
+            .map_err(|e| AppError::BadOption(format!("the table's settings: {e}")))
+    }
+
+    /// Refuses settings the site does not offer; changes nothing.
+    pub fn check(&self) -> Result<(), AppError> {
+        if !SECONDS_OFFERED.contains(&self.seconds_per_action) {
+            return Err(AppError::BadOption(
+                "a 四国 clock is 15, 30 or 60 seconds a move".into(),
+            ));
+        }
+        if let Some(g) = self.grace_seconds
+            && !GRACE_OFFERED.contains(&g)
+        {
+            return Err(AppError::BadOption(format!(
+                "grace_seconds is 30, 60, 120 or 180, not {g}"
+            )));
+        }
+        if self.rated && self.computer.is_some() {
+            return Err(AppError::BadOption(
+                "the computer plays casual games only: send \"rated\": false".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// How the options begin in a stored row of these settings (see
+    /// `db::tables::Wanted`): the serialised 四国 options come first.
+    pub fn options_prefix(&self) -> String {
+        let siguo = serde_json::to_string(&self.options).expect("options serialise");
+        format!("{{\"siguo\":{siguo},")
+    }
+}
+
 /// Opens a table with its creator in the south seat (and under `computer`, the
 /// computer in the other three, ready), within the creator's caps: open games, rated
 /// games in hand, games against the computer. The caller holds `hub.seat_lock(user)`.
 pub async fn create(hub: &Arc<Hub>, user: i64, t: NewTable) -> Result<String, AppError> {
-    if !matches!(t.seconds_per_action, 15 | 30 | 60) {
-        return Err(AppError::BadOption(
-            "a 四国 clock is 15, 30 or 60 seconds a move".into(),
-        ));
-    }
-    if t.rated && t.computer.is_some() {
-        return Err(AppError::BadOption(
-            "the computer plays casual games only".into(),
-        ));
-    }
+    t.check()?;
     let config = hub.config();
     let options = TableOptions {
         siguo: t.options,
-        grace_seconds: config.grace.as_secs() as u32,
+        grace_seconds: t.grace_seconds.unwrap_or(config.grace.as_secs() as u32),
         deploy_seconds: config.deploy_seconds,
     };
     let id = crate::live::new_game_id();
@@ -98,7 +146,7 @@ pub async fn create(hub: &Arc<Hub>, user: i64, t: NewTable) -> Result<String, Ap
         .await?;
     // Under `computer` the table starts as soon as its task loads.
     hub.handle(&id).await?;
-    hub.refresh_lobby().await;
+    hub.lobby_changed();
     Ok(id)
 }
 
