@@ -9,8 +9,9 @@
 use super::presence::Presence;
 use super::summary::{OpenGame, PlayerInfo};
 use super::{Cmd, Hub, blocking};
-use crate::db::games::{self, Creators, GameRow, Listing, Wanted};
+use crate::db::games::{self, GameRow, Wanted};
 use crate::db::now_ms;
+use crate::db::open_lists::{self, Creators, Listing};
 use crate::error::AppError;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -127,13 +128,13 @@ impl Hub {
             let now = now_ms();
             let made_by = now - ESTABLISHED_AFTER.as_millis() as i64;
             let tiers = [
-                games::open_newest(
+                open_lists::open_newest(
                     c,
                     Creators::Established { made_by },
                     Listing::Games,
                     LOBBY_SCAN,
                 )?,
-                games::open_newest(c, Creators::New { made_by }, Listing::Games, LOBBY_SCAN)?,
+                open_lists::open_newest(c, Creators::New { made_by }, Listing::Games, LOBBY_SCAN)?,
             ];
             let keep = |r: &GameRow| {
                 !abandoned(&presence, idle, r.creator_id, &r.id, r.created_at, now)

@@ -10,8 +10,9 @@ use super::lobby::{ESTABLISHED_AFTER, PAIR_SCAN, abandoned, listed};
 use super::summary::{PlayerInfo, PlayerRef};
 use super::table::{NewTable, TableOptions};
 use super::{Cmd, Hub, blocking, caps};
-use crate::db::games::{self, Creators, GameRow, Listing};
+use crate::db::games::GameRow;
 use crate::db::now_ms;
+use crate::db::open_lists::{self, Creators, Listing};
 use crate::db::tables::{self, SeatRow};
 use crate::error::AppError;
 use crate::rules::siguo::{Alliance, Seat4, SiguoOptions};
@@ -144,13 +145,18 @@ impl Hub {
             let now = now_ms();
             let made_by = now - ESTABLISHED_AFTER.as_millis() as i64;
             let tiers = [
-                games::open_newest(
+                open_lists::open_newest(
                     c,
                     Creators::Established { made_by },
                     Listing::Tables,
                     TABLES_SCAN,
                 )?,
-                games::open_newest(c, Creators::New { made_by }, Listing::Tables, TABLES_SCAN)?,
+                open_lists::open_newest(
+                    c,
+                    Creators::New { made_by },
+                    Listing::Tables,
+                    TABLES_SCAN,
+                )?,
             ];
             let keep =
                 |r: &GameRow| !abandoned(&presence, idle, r.creator_id, &r.id, r.created_at, now);
