@@ -13,7 +13,7 @@ mod store;
 mod view;
 
 pub(super) use store::load;
-pub use store::{GRACE_OFFERED, NewTable, SECONDS_OFFERED, create};
+pub use store::{NewTable, create};
 pub use view::TableView;
 
 use super::messages::{ErrorBody, ServerMsg};

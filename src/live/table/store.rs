@@ -38,8 +38,6 @@ pub struct NewTable {
     pub computer: Option<Level>,
 }
 
-/// The clocks a table offers, as rated two-player games do.
-pub const SECONDS_OFFERED: [u32; 3] = [15, 30, 60];
 /// The grace periods a table's creator may choose: long enough to reload a page or
 /// change networks, short enough that three others do not wait on a seat for long.
 pub const GRACE_OFFERED: [u32; 4] = [30, 60, 120, 180];
@@ -63,7 +61,8 @@ impl NewTable {
 
     /// Refuses settings the site does not offer; changes nothing.
     pub fn check(&self) -> Result<(), AppError> {
-        if !SECONDS_OFFERED.contains(&self.seconds_per_action) {
+        // The clocks of rated two-player games.
+        if !Options::SECONDS_OFFERED.contains(&self.seconds_per_action) {
             return Err(AppError::BadOption(
                 "a 四国 clock is 15, 30 or 60 seconds a move".into(),
             ));
