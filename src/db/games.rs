@@ -131,50 +131,6 @@ pub fn get(conn: &mut DbConn, id: &str) -> Result<Option<GameRow>, DbError> {
         .optional()?)
 }
 
-/// Whose open games the lobby reads: players who have a standing here, or the rest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Creators {
-    /// Accounts made at or before `made_by` (ms), or that have finished a rated game.
-    Established { made_by: i64 },
-    /// Every other account: new, and without a rated game.
-    New { made_by: i64 },
-}
-
-/// The newest `limit` open games of `creators`, newest first (index `games_by_status`;
-/// each creator's standing is looked up by key, one account and its two score rows).
-pub fn open_newest(
-    conn: &mut DbConn,
-    creators: Creators,
-    limit: i64,
-) -> Result<Vec<GameRow>, DbError> {
-    use super::schema::users;
-    use diesel::dsl::{exists, not};
-    let (Creators::Established { made_by } | Creators::New { made_by }) = creators;
-    let played = exists(
-        user_stats::table
-            .filter(user_stats::user_id.eq(games::creator_id))
-            .filter(user_stats::games.gt(0)),
-    );
-    let old = exists(
-        users::table
-            .filter(users::id.eq(games::creator_id))
-            .filter(users::created_at.le(made_by)),
-    );
-    // 四国 tables are joined from their own invitation until the lobby draws tables.
-    let q = games::table
-        .filter(games::status.eq(OPEN))
-        .filter(games::variant.ne("siguo"))
-        .into_boxed();
-    let q = match creators {
-        Creators::Established { .. } => q.filter(played.or(old)),
-        Creators::New { .. } => q.filter(not(played.or(old))),
-    };
-    Ok(q.order((games::created_at.desc(), games::id.desc()))
-        .limit(limit)
-        .select(GameRow::as_select())
-        .load(conn)?)
-}
-
 /// The running games most worth watching, at most `limit`: rated before casual, then
 /// by the players' scores in the game's variant (added), the latest started first
 /// among equals. Reads every running game through `games_by_status`, each with its two
@@ -310,10 +266,12 @@ pub fn open_count(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
 
 /// How many rated games `user` has in hand: seated in a running one (deployment
 /// included), or waiting in an open one they created (which becomes running when
-/// someone joins, so it counts from the start).
+/// someone joins, so it counts from the start); and rated 四国 tables they sit at,
+/// open or running (`tables::rated_in_hand`).
 pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
-    Ok(games::table
+    let two_player: i64 = games::table
         .filter(games::rated.eq(true))
+        .filter(games::variant.ne(super::tables::SIGUO))
         .filter(
             games::status
                 .eq(RUNNING)
@@ -321,7 +279,8 @@ pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
                 .or(games::status.eq(OPEN).and(games::creator_id.eq(user))),
         )
         .count()
-        .get_result(conn)?)
+        .get_result(conn)?;
+    Ok(two_player + super::tables::rated_in_hand(conn, user)?)
 }
 
 /// How many running games `user` plays against one of `computers` (the computer

@@ -9,6 +9,7 @@ pub mod history;
 pub mod kinds;
 pub mod layouts;
 pub mod marks;
+pub mod open_lists;
 pub mod profiles;
 pub mod schema;
 pub mod sessions;

@@ -8,6 +8,9 @@ use super::users::{self, GameResult};
 use super::{DbConn, DbError};
 use diesel::prelude::*;
 
+/// The variant of every table's row in `games`.
+pub const SIGUO: &str = "siguo";
+
 /// The states a seat row holds (see the migration).
 pub const SEATED: &str = "seated";
 pub const READY: &str = "ready";
@@ -61,6 +64,133 @@ pub fn seats(conn: &mut DbConn, id: &str) -> Result<Vec<SeatRow>, DbError> {
     Ok(game_seats::table
         .filter(game_seats::game_id.eq(id))
         .select(SeatRow::as_select())
+        .load(conn)?)
+}
+
+/// The seats of the tables `ids`, in no particular order: one query for a whole list.
+pub fn seats_of(conn: &mut DbConn, ids: &[String]) -> Result<Vec<SeatRow>, DbError> {
+    Ok(game_seats::table
+        .filter(game_seats::game_id.eq_any(ids))
+        .select(SeatRow::as_select())
+        .load(conn)?)
+}
+
+/// The seat `user` holds at table `id`, if any.
+pub fn seat_of(conn: &mut DbConn, id: &str, user: i64) -> Result<Option<String>, DbError> {
+    Ok(game_seats::table
+        .filter(game_seats::game_id.eq(id))
+        .filter(game_seats::user_id.eq(user))
+        .select(game_seats::seat)
+        .first(conn)
+        .optional()?)
+}
+
+/// How many rated tables `user` sits at that are open or running: their rated games in
+/// hand at tables (read from the player's seats, index `game_seats_user`).
+pub fn rated_in_hand(conn: &mut DbConn, user: i64) -> Result<i64, DbError> {
+    Ok(game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::user_id.eq(user))
+        .filter(games::rated.eq(true))
+        .filter(games::status.eq(OPEN).or(games::status.eq(RUNNING)))
+        .count()
+        .get_result(conn)?)
+}
+
+/// How many tables, open or running, `user` sits at with one of `computers` (the
+/// computer players' ids) in another seat: their games against the computer at tables.
+pub fn computer_tables_in_hand(
+    conn: &mut DbConn,
+    user: i64,
+    computers: &[i64],
+) -> Result<i64, DbError> {
+    // The player's few tables in hand first (by their seats), then which of those the
+    // computer sits at: two lookups by key, however many tables are running.
+    let mine: Vec<String> = game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::user_id.eq(user))
+        .filter(games::status.eq(OPEN).or(games::status.eq(RUNNING)))
+        .select(game_seats::game_id)
+        .load(conn)?;
+    if mine.is_empty() {
+        return Ok(0);
+    }
+    let with: Vec<String> = game_seats::table
+        .filter(game_seats::game_id.eq_any(&mine))
+        .filter(game_seats::user_id.eq_any(computers))
+        .select(game_seats::game_id)
+        .distinct()
+        .load(conn)?;
+    Ok(with.len() as i64)
+}
+
+/// What quick pairing for a table looks for: its settings, and who is asking.
+pub struct Wanted<'a> {
+    /// How the table's stored `options` begin: its 四国 options as serialised, which
+    /// come first (the grace and deployment times after them may differ).
+    pub options_prefix: &'a str,
+    pub seconds_per_action: i32,
+    pub rated: bool,
+    /// Tables this player sits at are left out.
+    pub asker: i64,
+    /// Only tables whose creator is of this kind (`users.kind`), for rated tables.
+    pub creator_kind: Option<&'a str>,
+}
+
+/// The newest `limit` open tables of these settings with a free seat that the asker
+/// does not sit at, newest first (index `games_open_by_settings`, then the options
+/// compared by their prefix: only tables of these settings are read).
+pub fn open_compatible(
+    conn: &mut DbConn,
+    w: &Wanted<'_>,
+    limit: i64,
+) -> Result<Vec<GameRow>, DbError> {
+    use diesel::dsl::{exists, not, sql};
+    use diesel::sql_types::Bool;
+    let seated = exists(
+        game_seats::table
+            .filter(game_seats::game_id.eq(games::id))
+            .filter(game_seats::user_id.eq(w.asker)),
+    );
+    // Raw SQL for the one correlated count; it reads the same on both backends.
+    let room = sql::<Bool>("(SELECT COUNT(*) FROM game_seats s WHERE s.game_id = games.id) < 4");
+    let mut q = games::table
+        .filter(games::status.eq(OPEN))
+        .filter(games::variant.eq(SIGUO))
+        .filter(games::seconds_per_action.eq(w.seconds_per_action))
+        .filter(games::rated.eq(w.rated))
+        .filter(games::options.like(format!("{}%", w.options_prefix)))
+        .filter(not(seated))
+        .filter(room)
+        .into_boxed();
+    if let Some(kind) = w.creator_kind {
+        use super::schema::users as u;
+        let of_kind = u::table.filter(u::kind.eq(kind)).select(u::id);
+        q = q.filter(games::creator_id.eq_any(of_kind));
+    }
+    Ok(q.order((games::created_at.desc(), games::id.desc()))
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// The open tables of this clock and rating that `user` sits at, newest first, each
+/// with the seat they hold (from the player's seats: a few rows).
+pub fn open_seated_with(
+    conn: &mut DbConn,
+    user: i64,
+    seconds_per_action: i32,
+    rated: bool,
+) -> Result<Vec<(GameRow, String)>, DbError> {
+    Ok(game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::user_id.eq(user))
+        .filter(games::status.eq(OPEN))
+        .filter(games::variant.eq(SIGUO))
+        .filter(games::seconds_per_action.eq(seconds_per_action))
+        .filter(games::rated.eq(rated))
+        .order((games::created_at.desc(), games::id.desc()))
+        .select((GameRow::as_select(), game_seats::seat))
         .load(conn)?)
 }
 

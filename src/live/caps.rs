@@ -11,10 +11,15 @@
 //! one writer, which runs writes one after another), so that two starts at once
 //! cannot both pass on the same count: before, a rematch was not counted at all, and
 //! three finished games against the computer rematched made six running.
+//!
+//! 四国 tables count like games: a table opened is an open game of its creator, a
+//! rated table one sits at (open or running) a rated game in hand, and a table with the
+//! computer at it a game against the computer. A table is opened through [`check`];
+//! each change of its seats passes [`seat_at_table`] in the write that stores it.
 
 use super::computer::MAX_COMPUTER_GAMES;
 use super::lobby::{MAX_OPEN_GAMES, MAX_RATED_GAMES};
-use crate::db::{DbConn, games, kinds, users};
+use crate::db::{DbConn, games, kinds, tables, users};
 use crate::error::AppError;
 
 /// A game about to start, as the caps see it.
@@ -115,9 +120,41 @@ fn against_computer(c: &mut DbConn, a: i64, b: i64) -> Result<(), AppError> {
     }
 }
 
-/// Refuses a new 四国 table past [`MAX_OPEN_GAMES`] open games and tables.
-pub fn open_table(c: &mut DbConn, user: i64) -> Result<(), AppError> {
-    open_room(c, user)
+/// A change of a 四国 table's seats, as the caps see it: who sits down.
+#[derive(Debug, Clone)]
+pub struct TableSeating {
+    pub creator: i64,
+    pub rated: bool,
+    /// Players seated after the change who were not before (people, or the computer).
+    pub newcomers: Vec<i64>,
+    /// Whether the computer sat at the table before the change, and sits after it.
+    pub computer_before: bool,
+    pub computer_after: bool,
+}
+
+/// Refuses a change of a table's seats that would take a newcomer past a cap: a rated
+/// table takes players of the creator's kind only (never the computer or a guest)
+/// within their rated games in hand; a person sitting down with the computer at the
+/// table, or the creator seating the computer for the first time, within the games
+/// against the computer. Standing, moving and pressing ready pass.
+pub fn seat_at_table(c: &mut DbConn, s: &TableSeating) -> Result<(), AppError> {
+    if s.newcomers.is_empty() {
+        return Ok(());
+    }
+    let computers = users::computer_ids(c)?;
+    for &user in &s.newcomers {
+        let computer = computers.contains(&user);
+        if s.rated {
+            rated_together(c, s.creator, user)?;
+            rated_room(c, user, Whose::Yours)?;
+        }
+        if computer && !s.computer_before {
+            computer_room(c, s.creator, &computers)?;
+        } else if !computer && s.computer_after {
+            computer_room(c, user, &computers)?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a new open game past [`MAX_OPEN_GAMES`].
@@ -152,9 +189,13 @@ fn rated_room(c: &mut DbConn, user: i64, whose: Whose) -> Result<(), AppError> {
     Err(AppError::Limit("too_many_rated_games", message))
 }
 
-/// Refuses one more game against the computer past [`MAX_COMPUTER_GAMES`] running.
+/// Refuses one more game against the computer past [`MAX_COMPUTER_GAMES`]: two-player
+/// games running, and tables open or running with the computer at them (a table's
+/// computer seats take the thinking pool's time as a game's does).
 fn computer_room(c: &mut DbConn, user: i64, computers: &[i64]) -> Result<(), AppError> {
-    if games::computer_games_running(c, user, computers)? >= MAX_COMPUTER_GAMES {
+    let playing = games::computer_games_running(c, user, computers)?
+        + tables::computer_tables_in_hand(c, user, computers)?;
+    if playing >= MAX_COMPUTER_GAMES {
         return Err(AppError::Limit(
             "too_many_computer_games",
             format!(

@@ -9,8 +9,9 @@
 use super::presence::Presence;
 use super::summary::{OpenGame, PlayerInfo};
 use super::{Cmd, Hub, blocking};
-use crate::db::games::{self, Creators, GameRow, Wanted};
+use crate::db::games::{self, GameRow, Wanted};
 use crate::db::now_ms;
+use crate::db::open_lists::{self, Creators, Listing};
 use crate::error::AppError;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,13 +38,20 @@ pub const ESTABLISHED_AFTER: Duration = Duration::from_secs(7 * 24 * 3600);
 /// least 60 creators' games among 300, since each has at most five open).
 const LOBBY_SCAN: i64 = 300;
 /// Compatible games quick pairing tries, newest first.
-const PAIR_SCAN: i64 = 50;
+pub(super) const PAIR_SCAN: i64 = 50;
 /// Old open games the sweep reads at a time.
 const SWEEP_PAGE: i64 = 500;
 
 /// Whether an open game has been abandoned: its creator has been away from the lobby
 /// and from the game for `idle`, counting from its creation at the earliest.
-fn abandoned(p: &Presence, idle: i64, creator: i64, id: &str, created_at: i64, now: i64) -> bool {
+pub(super) fn abandoned(
+    p: &Presence,
+    idle: i64,
+    creator: i64,
+    id: &str,
+    created_at: i64,
+    now: i64,
+) -> bool {
     match p.away_since(creator, id) {
         None => false,
         Some(since) => since.max(created_at) + idle <= now,
@@ -52,9 +60,13 @@ fn abandoned(p: &Presence, idle: i64, creator: i64, id: &str, created_at: i64, n
 
 /// What the lobby lists of `tiers` (established creators' open games, then new
 /// accounts', each newest first): those `keep` keeps, at most [`LISTED_PER_CREATOR`]
-/// per creator, in that order, at most [`LOBBY_LIMIT`]. One player cannot fill the
-/// list, and accounts made for flooding it come after everyone with a standing.
-fn listed(tiers: [Vec<GameRow>; 2], keep: impl Fn(&GameRow) -> bool) -> Vec<GameRow> {
+/// per creator, in that order, at most `limit`. One player cannot fill the list, and
+/// accounts made for flooding it come after everyone with a standing.
+pub(super) fn listed(
+    tiers: [Vec<GameRow>; 2],
+    keep: impl Fn(&GameRow) -> bool,
+    limit: usize,
+) -> Vec<GameRow> {
     let mut shown: HashMap<i64, usize> = HashMap::new();
     tiers
         .into_iter()
@@ -65,7 +77,7 @@ fn listed(tiers: [Vec<GameRow>; 2], keep: impl Fn(&GameRow) -> bool) -> Vec<Game
             *n += 1;
             *n <= LISTED_PER_CREATOR
         })
-        .take(LOBBY_LIMIT)
+        .take(limit)
         .collect()
 }
 
@@ -95,7 +107,7 @@ pub fn open_row(
 }
 
 impl Hub {
-    fn idle_ms(&self) -> i64 {
+    pub(super) fn idle_ms(&self) -> i64 {
         self.config.open_game_idle.as_millis() as i64
     }
 
@@ -116,15 +128,20 @@ impl Hub {
             let now = now_ms();
             let made_by = now - ESTABLISHED_AFTER.as_millis() as i64;
             let tiers = [
-                games::open_newest(c, Creators::Established { made_by }, LOBBY_SCAN)?,
-                games::open_newest(c, Creators::New { made_by }, LOBBY_SCAN)?,
+                open_lists::open_newest(
+                    c,
+                    Creators::Established { made_by },
+                    Listing::Games,
+                    LOBBY_SCAN,
+                )?,
+                open_lists::open_newest(c, Creators::New { made_by }, Listing::Games, LOBBY_SCAN)?,
             ];
             let keep = |r: &GameRow| {
                 !abandoned(&presence, idle, r.creator_id, &r.id, r.created_at, now)
                     && !reserved.contains(&r.id)
             };
             let mut open = Vec::new();
-            for row in listed(tiers, keep) {
+            for row in listed(tiers, keep, LOBBY_LIMIT) {
                 let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
                 open.push(OpenGame::of(&row, &creator));
             }
@@ -159,6 +176,13 @@ impl Hub {
             Ok(games::open_compatible(c, &wanted, PAIR_SCAN)?)
         })
         .await?;
+        Ok(self.here_first(rows))
+    }
+
+    /// The ids of `rows` (open games, newest first) in the order pairing tries them:
+    /// those whose creator is here now, then the others that are not abandoned, newest
+    /// first within each; none being started against the computer.
+    pub(super) fn here_first(&self, rows: Vec<GameRow>) -> Vec<String> {
         let now = now_ms();
         let idle = self.idle_ms();
         let (mut here, mut away) = (Vec::new(), Vec::new());
@@ -177,7 +201,7 @@ impl Hub {
             }
         }
         here.append(&mut away);
-        Ok(here)
+        here
     }
 
     /// Serialises what one player opens and joins, so that two requests at once cannot

@@ -1,5 +1,5 @@
 //! The lobby's list as one shared frame, brought up to date after games are opened,
-//! joined, cancelled or expired.
+//! joined, cancelled or expired, and after a table's seats change.
 //!
 //! Working the list out reads up to a few hundred open games, so it must not run once
 //! per change: when hundreds of games start at once, hundreds of such reads queued at
@@ -36,6 +36,7 @@ impl LobbyFeed {
         let empty = ServerMsg::Lobby {
             d: LobbyMsg {
                 open: Vec::new(),
+                tables: Vec::new(),
                 live: Vec::new(),
                 online: 0,
             },
@@ -106,11 +107,16 @@ impl Hub {
             tracing::error!(error = %e, "cannot list the live games");
             Vec::new()
         });
+        let tables = self.open_tables().await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "cannot list the open tables");
+            Vec::new()
+        });
         match self.open_list().await {
             Ok(open) => {
                 let msg = ServerMsg::Lobby {
                     d: LobbyMsg {
                         open,
+                        tables,
                         live,
                         online: self.presence.online(),
                     },

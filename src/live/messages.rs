@@ -189,6 +189,8 @@ pub struct PhraseMsg {
 #[derive(Debug, Clone, Serialize)]
 pub struct LobbyMsg {
     pub open: Vec<OpenGame>,
+    /// Open 四国 tables with their seats (`lobby_tables.rs`).
+    pub tables: Vec<super::OpenTable>,
     /// Running games to watch (`watch_list.rs`).
     pub live: Vec<super::LiveGame>,
     /// How many are here: players with a socket open, and visitors' sockets.

@@ -12,6 +12,7 @@ mod join;
 mod load;
 pub mod lobby;
 mod lobby_feed;
+pub mod lobby_tables;
 mod marks;
 pub mod messages;
 mod outbox;
@@ -30,6 +31,7 @@ mod watch_list;
 pub mod watch_permits;
 mod watchers;
 
+pub use lobby_tables::{OpenTable, TableSeat};
 pub use summary::{GameSummary, OpenGame, PlayerInfo, PlayerRef, PlayerStanding, RankView};
 pub use task::new_game_id;
 pub use watch_list::LiveGame;

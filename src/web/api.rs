@@ -103,19 +103,6 @@ pub async fn create_game(
     Ok(HttpResponse::Created().json(json!({"id": id})))
 }
 
-/// Opens a 四国 table (RULES §5) with the caller in the south seat; with `computer`,
-/// the computer takes the other three and it starts at once.
-pub async fn create_table(
-    hub: web::Data<Arc<Hub>>,
-    caller: Caller,
-    body: web::Json<crate::live::table::NewTable>,
-) -> Result<HttpResponse, AppError> {
-    let user = caller.require()?;
-    let _mine = hub.seat_lock(user).await;
-    let id = crate::live::table::create(&hub, user, body.into_inner()).await?;
-    Ok(HttpResponse::Created().json(json!({"id": id})))
-}
-
 /// Joins a compatible open game of someone else (found by its settings: creators who
 /// are here first, newest first; never an abandoned one), or else hands back the
 /// caller's own open game of those settings, or opens one.

@@ -35,6 +35,7 @@ pub mod server;
 pub mod sessions;
 mod social;
 mod socket_caps;
+mod tables_api;
 mod throttle;
 mod upgrades;
 mod ws;

@@ -3,7 +3,8 @@
 use super::{
     access_log, api, assets, auth, bearer, board_api, bots, device_cookie, display_name, error,
     finished_cache, frame_budget, guest, head, headers, history, ladder, layouts, origin,
-    page_cache, pages, profile, rate_clock, sessions, social, socket_caps, throttle, upgrades, ws,
+    page_cache, pages, profile, rate_clock, sessions, social, socket_caps, tables_api, throttle,
+    upgrades, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -92,7 +93,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/bot/tokens/{id}", web::delete().to(bots::revoke_token))
             .route("/games", web::post().to(api::create_game))
             .route("/games/quick", web::post().to(api::quick_pair))
-            .route("/tables", web::post().to(api::create_table))
+            .route("/tables", web::post().to(tables_api::create_table))
+            .route("/tables/quick", web::post().to(tables_api::quick_table))
+            .route("/tables/open", web::get().to(tables_api::open_tables))
             .route("/games/open", web::get().to(api::open_games))
             .route("/games/live", web::get().to(api::live_games))
             .route("/games/{id}", web::get().to(api::get_game))

@@ -1,6 +1,6 @@
 // @ts-check
 // The lobby: the create / quick-pair form, playing the computer, and the live list of
-// open games (/ws/lobby, through the shared socket module). When a game this player opened leaves the list
+// open games and 四国 tables (lobby_tables.js) (/ws/lobby, through the shared socket module). When a game this player opened leaves the list
 // without them cancelling it, someone joined: the tab title says so and the page goes
 // to the game.
 import { ApiError, api } from './api.js';
@@ -11,6 +11,7 @@ import { kindBadge } from './badge.js';
 import { avatarImg } from './avatar.js';
 import { bindGuestButton } from './guest.js';
 import { renderLive } from './lobby_live.js';
+import { renderTables } from './lobby_tables.js';
 import { showChallenges } from './challenges.js';
 
 /** @typedef {import('./messages.js').OpenGame} OpenGame */
@@ -257,6 +258,9 @@ list.addEventListener('click', async function (ev) {
 api('GET', '/api/games/open').then(function (open) {
   if (!haveSocketList) render(open);
 }).catch(function () { /* the socket will fill the list */ });
+api('GET', '/api/tables/open').then(function (tables) {
+  if (!haveSocketList) renderTables(tables);
+}).catch(function () { /* the socket will fill the list */ });
 api('GET', '/api/games/live').then(function (live) {
   if (!haveSocketList) renderLive(live, undefined);
 }).catch(function () { /* the socket will fill the list */ });
@@ -278,6 +282,7 @@ const socket = new Socket({
   onMessage: function (msg) {
     if (msg.t === 'lobby' && msg.d) {
       render(msg.d.open);
+      renderTables(msg.d.tables);
       renderLive(msg.d.live, msg.d.online);
       haveSocketList = true;
     } else if (msg.t === 'challenges' && msg.d) {

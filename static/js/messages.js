@@ -245,6 +245,40 @@
  */
 
 /**
+ * A 四国 table's settings as the lobby lists them (RULES §5.2): mode 对家 / 并肩 / 混战,
+ * 友明, 乱战, who moves first, 炸弹满天飞.
+ * @typedef {Object} OpenTableOptions
+ * @property {'opposite'|'adjacent'|'none'} alliance
+ * @property {boolean} allies_visible
+ * @property {boolean} random_pieces
+ * @property {'first_deployed'|'random'} first_mover
+ * @property {boolean} bombs_on_front_row
+ */
+
+/**
+ * One seat of a listed table; `player` null while it is empty.
+ * @typedef {Object} OpenTableSeat
+ * @property {'south'|'east'|'north'|'west'} seat
+ * @property {PlayerRef|null} player
+ * @property {boolean} ready
+ */
+
+/**
+ * An open 四国 table in the lobby's list, its seats in turn order (S, E, N, W).
+ * @typedef {Object} OpenTable
+ * @property {string} id
+ * @property {'siguo'} variant
+ * @property {OpenTableOptions} options
+ * @property {number} seconds_per_action
+ * @property {number} grace_seconds
+ * @property {boolean} rated
+ * @property {PlayerRef} creator
+ * @property {OpenTableSeat[]} seats
+ * @property {number} to_start seated players that start it: 4, or 3 in 混战
+ * @property {number} created_at
+ */
+
+/**
  * A running game the lobby offers to watch.
  * @typedef {Object} LiveGame
  * @property {string} id
@@ -316,7 +350,7 @@
 /**
  * @typedef {Object} LobbyMsg
  * @property {'lobby'} t
- * @property {{open: OpenGame[], live: LiveGame[], online: number}} d
+ * @property {{open: OpenGame[], tables: OpenTable[], live: LiveGame[], online: number}} d
  */
 
 /**

@@ -7,6 +7,7 @@
 
 mod computer;
 mod play;
+mod seat_caps;
 mod seating;
 mod spectators;
 mod store;

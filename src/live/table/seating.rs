@@ -122,7 +122,7 @@ impl Table {
         };
         self.sit(user, seat)
             .await
-            .map_err(|e| AppError::Conflict(e.message))?;
+            .map_err(super::seat_caps::refused)?;
         self.start_if_ready().await;
         Ok(())
     }
@@ -137,23 +137,16 @@ impl Table {
             .collect();
         let ready_before = self.ready;
         change(self);
-        let rows = self.seat_rows();
-        let id = self.row.id.clone();
-        let stored = blocking(self.hub.pool(), move |c| {
-            Ok(tables::set_seats(c, &id, &rows)?)
-        })
-        .await;
-        if !matches!(stored, Ok(true)) {
+        if let Err(why) = self.store_seats(&before).await {
             for (i, p) in before.into_iter().enumerate() {
                 self.seats[i] = p.map(|info| Sitter { info });
             }
             self.ready = ready_before;
-            return Err(ErrorBody::new(
-                "internal",
-                "the seats could not be stored; try again",
-            ));
+            return Err(why);
         }
         self.changed();
+        // The lobby lists open tables with who sits where.
+        self.hub.lobby_changed();
         Ok(())
     }
 
@@ -225,7 +218,7 @@ impl Table {
         self.row.status = RUNNING.to_string();
         self.row.started_at = Some(now);
         self.phase = Phase::Deploying(Box::new(deploying));
-        self.hub.refresh_lobby().await;
+        self.hub.lobby_changed();
         // The computer's seats finish at once.
         for s in seated {
             if self.computer_in(s).is_some()
@@ -257,7 +250,7 @@ impl Table {
         }
         self.row.status = CANCELLED.to_string();
         self.changed();
-        self.hub.refresh_lobby().await;
+        self.hub.lobby_changed();
         Ok(())
     }
 

@@ -28,29 +28,77 @@ pub struct NewTable {
     pub seconds_per_action: u32,
     #[serde(default)]
     pub rated: bool,
+    /// How long a seated person may be without a socket before 断线托管 (§5.5.1), one
+    /// of [`GRACE_OFFERED`]; the server's `--grace-seconds` when left out.
+    #[serde(default)]
+    pub grace_seconds: Option<u32>,
     /// 人机 四国: the computer at this level takes every other seat and the table
     /// starts at once.
     #[serde(default)]
     pub computer: Option<Level>,
 }
 
+/// The grace periods a table's creator may choose: long enough to reload a page or
+/// change networks, short enough that three others do not wait on a seat for long.
+pub const GRACE_OFFERED: [u32; 4] = [30, 60, 120, 180];
+
+impl NewTable {
+    /// Reads a request's body, saying in words what is wrong with it: an unknown mode
+    /// would otherwise come back as serde's "unknown variant" inside "malformed JSON".
+    pub fn parse(body: Value) -> Result<NewTable, AppError> {
+        let alliance = &body["options"]["alliance"];
+        if !alliance.is_null()
+            && !matches!(alliance.as_str(), Some("opposite" | "adjacent" | "none"))
+        {
+            return Err(AppError::BadOption(format!(
+                "options.alliance is \"opposite\" (对家), \"adjacent\" (并肩) or \"none\" \
+                 (混战), not {alliance}"
+            )));
+        }
+        serde_json::from_value(body)
+            .map_err(|e| AppError::BadOption(format!("the table's settings: {e}")))
+    }
+
+    /// Refuses settings the site does not offer; changes nothing.
+    pub fn check(&self) -> Result<(), AppError> {
+        // The clocks of rated two-player games.
+        if !Options::SECONDS_OFFERED.contains(&self.seconds_per_action) {
+            return Err(AppError::BadOption(
+                "a 四国 clock is 15, 30 or 60 seconds a move".into(),
+            ));
+        }
+        if let Some(g) = self.grace_seconds
+            && !GRACE_OFFERED.contains(&g)
+        {
+            return Err(AppError::BadOption(format!(
+                "grace_seconds is 30, 60, 120 or 180, not {g}"
+            )));
+        }
+        if self.rated && self.computer.is_some() {
+            return Err(AppError::BadOption(
+                "the computer plays casual games only: send \"rated\": false".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// How the options begin in a stored row of these settings (see
+    /// `db::tables::Wanted`): the serialised 四国 options come first.
+    pub fn options_prefix(&self) -> String {
+        let siguo = serde_json::to_string(&self.options).expect("options serialise");
+        format!("{{\"siguo\":{siguo},")
+    }
+}
+
 /// Opens a table with its creator in the south seat (and under `computer`, the
-/// computer in the other three, ready).
+/// computer in the other three, ready), within the creator's caps: open games, rated
+/// games in hand, games against the computer. The caller holds `hub.seat_lock(user)`.
 pub async fn create(hub: &Arc<Hub>, user: i64, t: NewTable) -> Result<String, AppError> {
-    if !matches!(t.seconds_per_action, 15 | 30 | 60) {
-        return Err(AppError::BadOption(
-            "a 四国 clock is 15, 30 or 60 seconds a move".into(),
-        ));
-    }
-    if t.rated && t.computer.is_some() {
-        return Err(AppError::BadOption(
-            "the computer plays casual games only".into(),
-        ));
-    }
+    t.check()?;
     let config = hub.config();
     let options = TableOptions {
         siguo: t.options,
-        grace_seconds: config.grace.as_secs() as u32,
+        grace_seconds: t.grace_seconds.unwrap_or(config.grace.as_secs() as u32),
         deploy_seconds: config.deploy_seconds,
     };
     let id = crate::live::new_game_id();
@@ -65,32 +113,39 @@ pub async fn create(hub: &Arc<Hub>, user: i64, t: NewTable) -> Result<String, Ap
     );
     let seat = SeatRow::new(&id, Seat4::South.name(), user, 0);
     let computer = t.computer;
-    let id2 = id.clone();
-    blocking(hub.pool(), move |c| {
-        crate::live::caps::open_table(c, user)?;
-        tables::create(c, &row, &seat)?;
-        if let Some(level) = computer {
-            let cpu = crate::db::users::computer_player(c, level)?;
-            let mut seats = vec![SeatRow::new(&id2, Seat4::South.name(), user, 0)];
-            for s in [Seat4::East, Seat4::North, Seat4::West] {
-                let mut r = SeatRow::new(
-                    &id2,
-                    s.name(),
-                    cpu.id,
-                    super::view::side_of(t.options, s).into(),
-                );
-                r.state = tables::READY.into();
-                seats.push(r);
+    // Through the writer, as every start of a game is: the caps' count and the new
+    // table are one write, so two at once cannot both pass on the same count.
+    hub.pool()
+        .write(move |c| -> Result<(), AppError> {
+            let opening = crate::live::caps::Start::Open {
+                creator: user,
+                rated: row.rated,
+                computer: computer.is_some(),
+            };
+            crate::live::caps::check(c, &opening)?;
+            tables::create(c, &row, &seat)?;
+            if let Some(level) = computer {
+                let cpu = crate::db::users::computer_player(c, level)?;
+                let mut seats = vec![SeatRow::new(&row.id, Seat4::South.name(), user, 0)];
+                for s in [Seat4::East, Seat4::North, Seat4::West] {
+                    let mut r = SeatRow::new(
+                        &row.id,
+                        s.name(),
+                        cpu.id,
+                        super::view::side_of(t.options, s).into(),
+                    );
+                    r.state = tables::READY.into();
+                    seats.push(r);
+                }
+                seats[0].state = tables::READY.into();
+                tables::set_seats(c, &row.id, &seats)?;
             }
-            seats[0].state = tables::READY.into();
-            tables::set_seats(c, &id2, &seats)?;
-        }
-        Ok(())
-    })
-    .await?;
+            Ok(())
+        })
+        .await?;
     // Under `computer` the table starts as soon as its task loads.
     hub.handle(&id).await?;
-    hub.refresh_lobby().await;
+    hub.lobby_changed();
     Ok(id)
 }
 
