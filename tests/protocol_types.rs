@@ -22,8 +22,7 @@ db_tests! {
 }
 
 fn page_types() -> Types {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/static/js/messages.js");
-    Types::parse(&std::fs::read_to_string(path).expect("static/js/messages.js"))
+    jsdoc::page_types()
 }
 
 /// The latest legal actions sent on `s`, from its newest state or event.

@@ -126,7 +126,7 @@ async fn the_lobby_lists_a_table_and_who_sits_there(db: TestDb) {
         "a table is not an open two-player game: {frame}"
     );
     // The frame is what the page's types say it is.
-    let types = jsdoc::Types::parse(include_str!("../static/js/messages.js"));
+    let types = jsdoc::page_types();
     types
         .check(types.get("LobbyMsg"), &frame, "lobby")
         .unwrap_or_else(|e| panic!("the lobby frame does not match the page's types: {e}"));

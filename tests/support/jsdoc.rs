@@ -1,4 +1,5 @@
-//! Reads the JSDoc types the page is checked against (static/js/messages.js) and checks
+//! Reads the JSDoc types the page is checked against (static/js/messages.js and
+//! table_messages.js, read as one text: see [`page_types`]) and checks
 //! real JSON messages against them, so that the server's messages and the page's idea of
 //! them cannot drift apart. It understands the small part of the JSDoc type language
 //! that file uses: named types, `'literal'`, unions, `T[]`, tuples `[A, B]`,
@@ -196,6 +197,10 @@ impl Types {
                     out.insert(name, Type::Object(fields));
                 }
                 let name = rest.trim_end_matches("*/").trim().to_string();
+                if ty.starts_with("import(") {
+                    // A name from the other file of types, which is read beside this.
+                    continue;
+                }
                 if ty == "Object" {
                     open = Some((name, BTreeMap::new()));
                 } else {
@@ -348,4 +353,15 @@ mod tests {
             assert!(t.check(&msg, &bad, "m").is_err(), "{bad} is refused");
         }
     }
+}
+
+/// The page's message types: static/js/messages.js and table_messages.js as one text.
+pub fn page_types() -> Types {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/static/js/");
+    let text: String = ["messages.js", "table_messages.js"]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("static/js types"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Types::parse(&text)
 }

@@ -13,8 +13,8 @@ import { EN, PIECE_ZH } from '../i18n.js';
 import { SEATS, UNIT } from './geometry.js';
 
 /** @typedef {import('./geometry.js').Geometry} Geometry */
-/** @typedef {import('../messages.js').Seat4} Seat4 */
-/** @typedef {import('../messages.js').TablePiece} TablePiece */
+/** @typedef {import('../table_messages.js').Seat4} Seat4 */
+/** @typedef {import('../table_messages.js').TablePiece} TablePiece */
 
 /**
  * @typedef {Object} Marks

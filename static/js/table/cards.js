@@ -11,8 +11,8 @@ import { amCreator, mySeat, seatCard, serverNow, store, viewerSeat } from './sta
 import { defeatWord, seatLetter, seatWord, tuoguanWord } from './words.js';
 
 /** @typedef {import('./geometry.js').Pos} Pos */
-/** @typedef {import('../messages.js').Seat4} Seat4 */
-/** @typedef {import('../messages.js').TableSeat} TableSeat */
+/** @typedef {import('../table_messages.js').Seat4} Seat4 */
+/** @typedef {import('../table_messages.js').TableSeat} TableSeat */
 
 
 /** @type {Pos[]} */

@@ -4,7 +4,7 @@
 // viewer's seat is at the bottom. Which seat sits where round the board follows: the
 // next seat in turn order (S → E → N → W) is on the viewer's right.
 
-/** @typedef {import('../messages.js').Seat4} Seat4 */
+/** @typedef {import('../table_messages.js').Seat4} Seat4 */
 
 /**
  * @typedef {Object} SiguoBoard

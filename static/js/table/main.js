@@ -19,8 +19,8 @@ import {
 import { allianceWord, refusalText, seatWord, stepCaption } from './words.js';
 import { wireZoom } from './zoom.js';
 
-/** @typedef {import('../messages.js').Seat4} Seat4 */
-/** @typedef {import('../messages.js').TablePiece} TablePiece */
+/** @typedef {import('../table_messages.js').Seat4} Seat4 */
+/** @typedef {import('../table_messages.js').TablePiece} TablePiece */
 
 const els = {
   status: byId('status'),

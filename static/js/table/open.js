@@ -9,7 +9,7 @@ import { SEATS } from './geometry.js';
 import { mySeat, seatCard, store } from './state.js';
 import { seatWord } from './words.js';
 
-/** @typedef {import('../messages.js').Seat4} Seat4 */
+/** @typedef {import('../table_messages.js').Seat4} Seat4 */
 
 const els = {
   panel: byId('open-panel'),

@@ -4,9 +4,9 @@
 // The questions asked of it are answered from the message alone.
 import { byId } from '../dom.js';
 
-/** @typedef {import('../messages.js').Table} Table */
-/** @typedef {import('../messages.js').TableSeat} TableSeat */
-/** @typedef {import('../messages.js').Seat4} Seat4 */
+/** @typedef {import('../table_messages.js').Table} Table */
+/** @typedef {import('../table_messages.js').TableSeat} TableSeat */
+/** @typedef {import('../table_messages.js').Seat4} Seat4 */
 
 const root = byId('table');
 

@@ -5,9 +5,9 @@
 // something the server's table message says.
 import { EN, errorText, pieceName, t } from '../i18n.js';
 
-/** @typedef {import('../messages.js').Seat4} Seat4 */
-/** @typedef {import('../messages.js').TableStep} TableStep */
-/** @typedef {import('../messages.js').TablePiece} TablePiece */
+/** @typedef {import('../table_messages.js').Seat4} Seat4 */
+/** @typedef {import('../table_messages.js').TableStep} TableStep */
+/** @typedef {import('../table_messages.js').TablePiece} TablePiece */
 
 /**
  * 南方 / South.
