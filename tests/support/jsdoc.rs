@@ -316,6 +316,17 @@ impl Types {
     }
 }
 
+/// The page's message types: static/js/messages.js and table_messages.js as one text.
+pub fn page_types() -> Types {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/static/js/");
+    let text: String = ["messages.js", "table_messages.js"]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("static/js types"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Types::parse(&text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,15 +364,4 @@ mod tests {
             assert!(t.check(&msg, &bad, "m").is_err(), "{bad} is refused");
         }
     }
-}
-
-/// The page's message types: static/js/messages.js and table_messages.js as one text.
-pub fn page_types() -> Types {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/static/js/");
-    let text: String = ["messages.js", "table_messages.js"]
-        .iter()
-        .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("static/js types"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    Types::parse(&text)
 }
