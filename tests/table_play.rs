@@ -19,6 +19,7 @@ db_tests! {
     a_dropped_player_is_held_and_the_ally_declines => a_dropped_player_is_held_and_the_ally_declines_sqlite, a_dropped_player_is_held_and_the_ally_declines_postgres;
     leaving_for_good_is_permanent_tuoguan_beside_an_ally => leaving_for_good_is_permanent_tuoguan_beside_an_ally_sqlite, leaving_for_good_is_permanent_tuoguan_beside_an_ally_postgres;
     leaving_a_free_for_all_defeats_at_once => leaving_a_free_for_all_defeats_at_once_sqlite, leaving_a_free_for_all_defeats_at_once_postgres;
+    a_rated_table_scores_on_the_siguo_ladder_and_profiles => a_rated_table_scores_on_the_siguo_ladder_and_profiles_sqlite, a_rated_table_scores_on_the_siguo_ladder_and_profiles_postgres;
 }
 
 const SEATS: [&str; 4] = ["south", "east", "north", "west"];
@@ -40,13 +41,13 @@ struct Four {
 
 /// Four people at a 对家 table of `options`, deployed and playing.
 async fn four_people(h: &Harness, options: Value) -> Four {
+    four_people_at(h, json!({"seconds_per_action": 60, "options": options})).await
+}
+
+/// Four people at a table opened with `body`, deployed and playing.
+async fn four_people_at(h: &Harness, body: Value) -> Four {
     let mut ann = h.player("ann").await;
-    let r = ann
-        .post(
-            "/api/tables",
-            json!({"seconds_per_action": 60, "options": options}),
-        )
-        .await;
+    let r = ann.post("/api/tables", body).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.json["id"].as_str().unwrap().to_string();
     let mut s = vec![ann.game_socket(&id).await];
@@ -441,4 +442,46 @@ async fn leaving_a_free_for_all_defeats_at_once(db: TestDb) {
             .all(|c| c["seat"] != "north"),
         "north's pieces left the board"
     );
+}
+
+async fn a_rated_table_scores_on_the_siguo_ladder_and_profiles(db: TestDb) {
+    let h = Harness::start_with_grace(db, 1);
+    let mut f = four_people_at(
+        &h,
+        json!({"seconds_per_action": 60, "rated": true, "options": {"alliance": "opposite"}}),
+    )
+    .await;
+    // Past the first 40 steps, whose wins score nothing.
+    f.play_until(|d| d["steps"].as_u64().unwrap() > 40).await;
+    // Then east drops and west will not play on: south and north score the
+    // unit, east pays twice it, west nothing (RULES §5.7.1).
+    east_drops(&mut f).await;
+    f.sock(3)
+        .act("play_on", json!({"yes": false}))
+        .await
+        .expect("no");
+    let d = table_where(f.sock(0), "the end", |d| d["phase"] == "over").await;
+    let scores: Vec<i64> = (0..4)
+        .map(|i| d["seats"][i]["score"].as_i64().unwrap())
+        .collect();
+    assert_eq!(scores, [2, -4, 2, 0], "{d}");
+    // The 四国 ladder and each profile's 四国 tab carry the scores; the two-player
+    // standings are untouched.
+    let mut anon = h.client();
+    let ladder = anon.get("/ladder?variant=siguo").await;
+    assert_eq!(ladder.status, 200);
+    assert!(
+        ladder
+            .text
+            .contains(r#"data-username="ann" data-score="2""#),
+        "{}",
+        ladder.text
+    );
+    let flip = anon.get("/ladder?variant=flip").await;
+    assert!(flip.text.contains(r#"data-username="ann" data-score="0""#));
+    let profile = anon.get("/@/cat?variant=siguo").await;
+    assert_eq!(profile.status, 200);
+    let stats = anon.get("/api/players/cat?variant=siguo").await;
+    assert_eq!(stats.status, 200, "{}", stats.text);
+    assert_eq!(stats.json["score"], 2, "{}", stats.text);
 }

@@ -5,7 +5,8 @@ use super::{DbConn, DbError, now_ms};
 use crate::engine::Level;
 use diesel::prelude::*;
 
-pub const VARIANTS: [&str; 2] = ["flip", "standard"];
+/// The variants a player has a standing in from their registration.
+pub const VARIANTS: [&str; 3] = crate::rules::Variant::NAMES;
 
 /// `users.kind` of a person's account (the default).
 pub const PERSON: &str = "person";

@@ -15,6 +15,12 @@ pub enum Variant {
 
 impl Variant {
     pub const ALL: [Variant; 3] = [Variant::Flip, Variant::Standard, Variant::Siguo];
+    /// Their names, as pages and the API take them (`?variant=`).
+    pub const NAMES: [&'static str; 3] = [
+        Variant::Flip.name(),
+        Variant::Standard.name(),
+        Variant::Siguo.name(),
+    ];
 
     pub const fn name(self) -> &'static str {
         match self {

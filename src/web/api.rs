@@ -416,7 +416,7 @@ pub struct VariantQuery {
 
 fn variant_param(q: &VariantQuery) -> Result<String, AppError> {
     match q.variant.as_deref().unwrap_or("flip") {
-        v @ ("flip" | "standard") => Ok(v.to_string()),
+        v if crate::rules::Variant::NAMES.contains(&v) => Ok(v.to_string()),
         other => Err(AppError::BadRequest(format!(
             "unknown variant {}",
             crate::quote::quoted(other)

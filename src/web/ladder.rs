@@ -12,6 +12,7 @@ use crate::db::{DbConn, DbError};
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
 use crate::rules::Rank;
+use crate::rules::Variant;
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -101,8 +102,8 @@ impl LadderQuery {
     /// What the ladder page reads of its query: variant, page and search, normalised
     /// (also the page cache's key, so that spellings of one page share an entry).
     pub(super) fn read(&self) -> Result<(String, u32, String), AppError> {
-        let variant = one_of(&self.variant, &["flip", "standard"], "variant")?
-            .unwrap_or_else(|| "flip".into());
+        let variant =
+            one_of(&self.variant, &Variant::NAMES, "variant")?.unwrap_or_else(|| "flip".into());
         let page = self.page.unwrap_or(1).clamp(1, 1_000_000);
         let search: String = self
             .q

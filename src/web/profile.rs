@@ -16,6 +16,7 @@ use crate::db::users::COMPUTER;
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
 use crate::rules::Rank;
+use crate::rules::Variant;
 use actix_session::Session;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, web};
@@ -199,8 +200,7 @@ pub async fn profile(
     path: web::Path<String>,
     q: web::Query<ProfileQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let variant =
-        one_of(&q.variant, &["flip", "standard"], "variant")?.unwrap_or_else(|| "flip".into());
+    let variant = one_of(&q.variant, &Variant::NAMES, "variant")?.unwrap_or_else(|| "flip".into());
     let page = profile_page(&hub, &session, lang, path.into_inner(), variant, None).await?;
     Ok(lang.html(page))
 }
