@@ -484,4 +484,37 @@ async fn a_rated_table_scores_on_the_siguo_ladder_and_profiles(db: TestDb) {
     let stats = anon.get("/api/players/cat?variant=siguo").await;
     assert_eq!(stats.status, 200, "{}", stats.text);
     assert_eq!(stats.json["score"], 2, "{}", stats.text);
+    // The history lists the table with its four seats and their score changes, and
+    // each player's own list reads it from their side.
+    let all = anon.get("/games?variant=siguo").await;
+    assert_eq!(all.status, 200);
+    let row = row_of(&all.text, &f.id);
+    for (name, delta) in [("ann", "+2"), ("bob", "-4"), ("cat", "+2"), ("dan", "0")] {
+        assert!(row.contains(&format!("/@/{name}?variant=siguo")), "{row}");
+        assert!(
+            row.contains(&format!(r#"data-delta="{delta}""#)),
+            "{name}: {row}"
+        );
+    }
+    let flip = anon.get("/games?variant=flip").await;
+    assert!(!flip.text.contains(&f.id), "a table is not a flip game");
+    let own = anon.get("/@/bob/games").await;
+    assert!(
+        row_of(&own.text, &f.id).contains(r#"data-outcome="loss""#),
+        "{}",
+        own.text
+    );
+    let own = anon.get("/@/dan/games?variant=siguo").await;
+    assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="loss""#));
+    let own = anon.get("/@/ann/games?variant=siguo").await;
+    assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="win""#));
+}
+
+/// The history row of game `id` in a page.
+fn row_of(page: &str, id: &str) -> String {
+    let at = page
+        .find(&format!(r#"data-game-id="{id}""#))
+        .unwrap_or_else(|| panic!("no row of {id} in {page}"));
+    let end = page[at..].find("</tr>").map_or(page.len(), |e| at + e);
+    page[at..end].to_string()
 }

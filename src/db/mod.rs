@@ -16,6 +16,7 @@ pub mod sessions;
 pub mod social;
 pub mod step_log;
 pub mod steps;
+pub mod table_history;
 pub mod tables;
 pub mod tokens;
 pub mod users;

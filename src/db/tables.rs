@@ -403,6 +403,8 @@ pub fn end(c: &mut DbConn, id: &str, end: &TableEnd<'_>) -> Result<bool, DbError
                 users::record_result(c, s.user_id, &row.variant, id, delta, result)?;
             }
         }
+        let players: Vec<_> = end.seats.iter().map(|s| (s.user_id, s.result)).collect();
+        super::table_history::write_lines(c, id, &players)?;
         Ok(true)
     })?;
     Ok(done)

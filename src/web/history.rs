@@ -64,6 +64,8 @@ pub struct HistoryRow {
     pub rated: bool,
     /// South, then north.
     pub sides: [Option<Side>; 2],
+    /// A 四国 table's seats, S, E, N, W (empty for a two-player game).
+    pub four: Vec<super::history_tables::TableSide>,
     /// `south`, `north` or `draw`.
     pub result: String,
     /// `win`, `draw` or `loss` from the side the list reads from (the list's owner, or
@@ -77,12 +79,18 @@ pub struct HistoryRow {
 
 impl HistoryRow {
     /// The winner's name, for a row read from no side ("alice 胜").
-    pub fn winner_name(&self) -> &str {
+    pub fn winner_name(&self) -> String {
+        if !self.four.is_empty() {
+            let won: Vec<&str> = (self.four.iter().filter(|s| s.won))
+                .map(|s| s.shown_name())
+                .collect();
+            return won.join("、");
+        }
         self.sides
             .iter()
             .flatten()
             .find(|s| s.won)
-            .map_or("", |s| s.shown_name())
+            .map_or(String::new(), |s| s.shown_name().to_string())
     }
 }
 
@@ -119,33 +127,55 @@ pub(super) fn date(ms: Option<i64>) -> String {
 
 /// The display names and kinds of the players in `found` (one query; names in the rows
 /// are the login names copied at the end of each game, display names may change since).
-pub(super) fn display_names(c: &mut DbConn, found: &[Listed]) -> Result<DisplayNames, DbError> {
+/// Also the seats of the 四国 tables among them (one more query, only if there are any).
+pub(super) fn display_names(c: &mut DbConn, found: &[Listed]) -> Result<RowNames, DbError> {
+    let tables: Vec<String> = (found.iter())
+        .filter(|l| l.game.variant == crate::rules::Variant::Siguo.name())
+        .map(|l| l.game.id.clone())
+        .collect();
+    let seats = crate::db::table_history::seat_lines(c, &tables)?;
     let mut ids: Vec<i64> = found
         .iter()
         .flat_map(|l| [l.game.south_id, l.game.north_id])
         .flatten()
+        .chain(seats.values().flatten().map(|s| s.user_id))
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    dbusers::labels(c, &ids)
+    Ok(RowNames {
+        labels: dbusers::labels(c, &ids)?,
+        seats,
+    })
 }
 
 pub(super) type DisplayNames = HashMap<i64, dbusers::Label>;
 
+/// What the rows need beside the games: the players' labels and the tables' seats.
+#[derive(Default)]
+pub(super) struct RowNames {
+    pub labels: DisplayNames,
+    pub seats: HashMap<String, Vec<crate::db::table_history::SeatLine>>,
+}
+
 pub(super) fn rows(
     found: Vec<Listed>,
-    names: &DisplayNames,
+    names: &RowNames,
     en: bool,
     from: FromSide,
 ) -> Vec<HistoryRow> {
     found.into_iter().map(|l| row(l, names, en, from)).collect()
 }
 
-fn row(listed: Listed, names: &DisplayNames, en: bool, from: FromSide) -> HistoryRow {
+fn row(listed: Listed, all: &RowNames, en: bool, from: FromSide) -> HistoryRow {
+    let names = &all.labels;
     let g = listed.game;
     let result = g.result.clone().unwrap_or_default();
+    let seats = all.seats.get(&g.id).map(Vec::as_slice).unwrap_or(&[]);
     let outcome = match from {
         FromSide::Owner => listed.outcome.as_deref().and_then(known_outcome),
+        FromSide::Viewer(Some(me)) if !seats.is_empty() => {
+            super::history_tables::outcome_of(seats, me)
+        }
         FromSide::Viewer(Some(me)) if g.south_id == Some(me) => Some(outcome_of(&result, "south")),
         FromSide::Viewer(Some(me)) if g.north_id == Some(me) => Some(outcome_of(&result, "north")),
         FromSide::Viewer(_) => None,
@@ -168,6 +198,7 @@ fn row(listed: Listed, names: &DisplayNames, en: bool, from: FromSide) -> Histor
         })
     };
     HistoryRow {
+        four: super::history_tables::sides(seats, names, rated, en),
         sides: [
             side(
                 g.south_id,
@@ -220,7 +251,7 @@ impl HistoryQuery {
             return Err(AppError::BadRequest("bad page cursor".into()));
         }
         let read = (
-            one_of(&self.variant, &["flip", "standard"], "variant")?,
+            one_of(&self.variant, &crate::rules::Variant::NAMES, "variant")?,
             one_of(&self.result, &["south", "north", "draw"], "result")?,
             one_of(&self.reason, &reasons, "reason")?,
             before,
@@ -310,7 +341,7 @@ async fn history_page(
     owner: Option<String>,
     q: HistoryQuery,
 ) -> Result<String, AppError> {
-    let variant = one_of(&q.variant, &["flip", "standard"], "variant")?;
+    let variant = one_of(&q.variant, &crate::rules::Variant::NAMES, "variant")?;
     let result = if owner.is_some() {
         one_of(&q.result, &["win", "draw", "loss"], "result")?
     } else {
@@ -451,6 +482,7 @@ async fn history_page(
             &[
                 ("flip", "翻翻棋", "flip chess"),
                 ("standard", "标准军棋", "standard"),
+                ("siguo", "四国军棋", "four-player"),
             ],
             variant.as_deref(),
             en,

@@ -64,6 +64,12 @@ fn reason_words(code: &str) -> (&str, &str) {
         "escape" => ("逃跑", "escape"),
         "agreed" => ("议和", "draw agreed"),
         "step_limit" => ("步数上限", "step limit"),
+        // 四国 tables (RULES §5.4.3, §5.5).
+        "one_alliance_left" => ("一方全军覆没", "one side left"),
+        "quiet_steps" => ("长时间未攻击", "steps without an attack"),
+        "only_tuoguan_left" => ("只剩托管方", "only auto-play left"),
+        "all_in_tuoguan" => ("四方均托管", "all four on auto-play"),
+        "play_on_declined" => ("盟友不续玩", "the ally would not play on"),
         "time_limit" => ("时间上限", "time limit"),
         other => (other, other),
     }

@@ -1,0 +1,87 @@
+//! A 四国 table's row in the history lists: its four seats, each with its side of the
+//! alliance, result and score change (the two-player rows show south and north).
+
+use super::history::DisplayNames;
+use crate::db::table_history::SeatLine;
+
+/// One seat of a finished table as its history row shows it.
+pub struct TableSide {
+    pub name: String,
+    pub display_name: Option<String>,
+    pub kind: String,
+    /// 南, 东, 北, 西 (or S, E, N, W).
+    pub seat_word: &'static str,
+    /// The side of the alliance, for the team mark (each seat its own in 混战).
+    pub team: i32,
+    pub won: bool,
+    /// `None` for a casual table, as for two-player games.
+    pub score_change: Option<i32>,
+}
+
+impl TableSide {
+    pub fn delta_text(&self) -> String {
+        match self.score_change {
+            Some(d) if d > 0 => format!("+{d}"),
+            Some(d) => d.to_string(),
+            None => String::new(),
+        }
+    }
+
+    pub fn delta_class(&self) -> &'static str {
+        match self.score_change {
+            Some(d) if d > 0 => "up",
+            Some(d) if d < 0 => "down",
+            _ => "",
+        }
+    }
+
+    pub fn shown_name(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.name)
+    }
+}
+
+fn seat_word(seat: &str, en: bool) -> &'static str {
+    match (seat, en) {
+        ("south", false) => "南",
+        ("east", false) => "东",
+        ("north", false) => "北",
+        ("west", false) => "西",
+        ("south", true) => "S",
+        ("east", true) => "E",
+        ("north", true) => "N",
+        _ => "W",
+    }
+}
+
+/// The four seats of a table's row.
+pub(super) fn sides(
+    seats: &[SeatLine],
+    labels: &DisplayNames,
+    rated: bool,
+    en: bool,
+) -> Vec<TableSide> {
+    seats
+        .iter()
+        .map(|s| TableSide {
+            name: s.username.clone(),
+            display_name: labels.get(&s.user_id).and_then(|l| l.display_name.clone()),
+            kind: labels
+                .get(&s.user_id)
+                .map_or_else(|| "person".to_string(), |l| l.kind.clone()),
+            seat_word: seat_word(&s.seat, en),
+            team: s.alliance,
+            won: s.result.as_deref() == Some("win"),
+            score_change: s.score_change.filter(|_| rated),
+        })
+        .collect()
+}
+
+/// `win`, `draw` or `loss` for `me`, if they sat at the table.
+pub(super) fn outcome_of(seats: &[SeatLine], me: i64) -> Option<&'static str> {
+    let mine = seats.iter().find(|s| s.user_id == me)?;
+    Some(match mine.result.as_deref() {
+        Some("win") => "win",
+        Some("loss") => "loss",
+        _ => "draw",
+    })
+}
