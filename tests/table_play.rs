@@ -507,7 +507,51 @@ async fn a_rated_table_scores_on_the_siguo_ladder_and_profiles(db: TestDb) {
     let own = anon.get("/@/dan/games?variant=siguo").await;
     assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="loss""#));
     let own = anon.get("/@/ann/games?variant=siguo").await;
-    assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="win""#));
+    assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="win""#)); // The record shows every layout and checks out; the replay's changes, applied to
+    // its start, give the board the table ended with.
+    let record = anon.get(&format!("/api/games/{}/record", f.id)).await;
+    assert_eq!(record.status, 200, "{}", record.text);
+    assert_eq!(record.json["verified"], true, "{}", record.text);
+    assert_eq!(record.json["layouts"].as_object().map(|l| l.len()), Some(4));
+    let replay = anon.get(&format!("/api/games/{}/replay", f.id)).await;
+    assert_eq!(replay.status, 200, "{}", replay.text);
+    let mut board: std::collections::BTreeMap<String, Value> = replay.json["start"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["at"].as_str().unwrap().to_string(), c.clone()))
+        .collect();
+    assert_eq!(board.len(), 100);
+    assert!(
+        board.values().all(|c| c.get("piece").is_some()),
+        "all four layouts"
+    );
+    let steps = replay.json["steps"].as_array().unwrap();
+    assert_eq!(
+        steps.len(),
+        record.json["actions"].as_array().unwrap().len()
+    );
+    for st in steps {
+        for ch in st["changes"].as_array().unwrap() {
+            let at = ch["at"].as_str().unwrap().to_string();
+            match ch["cell"].clone() {
+                Value::Null => {
+                    board.remove(&at);
+                }
+                mut c => {
+                    c["at"] = json!(at);
+                    board.insert(at, c);
+                }
+            }
+        }
+    }
+    let end: std::collections::BTreeMap<String, Value> = d["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["at"].as_str().unwrap().to_string(), c.clone()))
+        .collect();
+    assert_eq!(board, end, "the replay ends where the table did");
 }
 
 /// The history row of game `id` in a page.

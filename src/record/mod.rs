@@ -29,7 +29,8 @@ pub use fields::{
 use fields::{describe, opt_str, parse_layouts, seat, str_field};
 pub use siguo::{SiguoRecord, SiguoTable};
 pub use siguo_actions::{
-    SiguoAction, action_json as siguo_action_json, parse_action as parse_siguo_action,
+    SiguoAction, action_json as siguo_action_json, apply_action as apply_siguo_action,
+    parse_action as parse_siguo_action,
 };
 pub use siguo_verdict::SiguoVerdict;
 

@@ -9,7 +9,9 @@
 //! is checked against its seat's hand.
 
 use super::fields::{layout_json, parse_layout, str_field};
-use super::siguo_actions::{SiguoAction, action_json, describe, parse_action, parse_seat};
+use super::siguo_actions::{
+    SiguoAction, action_json, apply_action, describe, parse_action, parse_seat,
+};
 use super::siguo_verdict::SiguoVerdict;
 pub use super::siguo_verdict::{reason_name, result_name};
 use super::{Claimed, FORMAT, RecordError};
@@ -215,27 +217,7 @@ impl SiguoRecord {
                 return Err(refused("that seat did not sit down".into()));
             }
             let was_in_play = game.is_in_play(seat);
-            match action {
-                SiguoAction::Step(step) => game
-                    .apply(seat, step)
-                    .map(drop)
-                    .map_err(|e| refused(e.to_string()))?,
-                SiguoAction::Tuoguan(kind) => game
-                    .start_tuoguan(seat, kind)
-                    .map(drop)
-                    .map_err(|e| refused(e.to_string()))?,
-                SiguoAction::EndTuoguan => {
-                    game.end_tuoguan(seat).map_err(|e| refused(e.to_string()))?
-                }
-                SiguoAction::Escape(how) => game
-                    .escape(seat, how)
-                    .map(drop)
-                    .map_err(|e| refused(e.to_string()))?,
-                SiguoAction::DeclinePlayOn => game
-                    .decline_play_on(seat)
-                    .map(drop)
-                    .map_err(|e| refused(e.to_string()))?,
-            }
+            apply_action(&mut game, seat, action).map_err(refused)?;
             // Leaving before one's own defeat is what §5.7.1 makes pay double: a seat
             // that left (托管退出), or whose escape defeated it.
             if was_in_play {
@@ -251,7 +233,8 @@ impl SiguoRecord {
         let seated = Seat4::ALL.map(|s| t.seated.contains(&s));
         let ends = Seat4::ALL.map(|s| SeatEnd {
             exited: exited[s.index()],
-            tuoguan_at_end: game.in_tuoguan(s) && game.is_in_play(s),
+            // As the live table scores it: a seat defeated while in 托管 stays in it.
+            tuoguan_at_end: game.in_tuoguan(s),
         });
         let score = Facts::of(&game, ends, seated).and_then(|f| score(&f));
         Ok(SiguoVerdict {

@@ -2,9 +2,38 @@
 //! and escapes), written and read one by one with errors that name the field.
 
 use crate::quote::quoted;
-use crate::rules::hidden_game::{Escape, Step, TuoguanKind};
-use crate::rules::siguo::{Seat4, Station};
+use crate::rules::hidden_game::{Applied, Escape, Escaped, HiddenGame, Step, TuoguanKind};
+use crate::rules::siguo::{FourPlayer, Seat4, Station};
 use serde_json::{Map, Value, json};
+
+/// Makes one recorded action of `seat` on `game`, as a live table, a replay and the
+/// record's verification all do: the step it made, if any (a move, pass, timeout or
+/// resignation, or the defeat an escape brought).
+pub fn apply_action(
+    game: &mut HiddenGame<FourPlayer>,
+    seat: Seat4,
+    action: SiguoAction,
+) -> Result<Option<Applied<FourPlayer>>, String> {
+    Ok(match action {
+        SiguoAction::Step(step) => Some(game.apply(seat, step).map_err(|e| e.to_string())?),
+        SiguoAction::Tuoguan(kind) => {
+            game.start_tuoguan(seat, kind).map_err(|e| e.to_string())?;
+            None
+        }
+        SiguoAction::EndTuoguan => {
+            game.end_tuoguan(seat).map_err(|e| e.to_string())?;
+            None
+        }
+        SiguoAction::Escape(how) => match game.escape(seat, how).map_err(|e| e.to_string())? {
+            Escaped::Defeated(a) => Some(a),
+            _ => None,
+        },
+        SiguoAction::DeclinePlayOn => {
+            game.decline_play_on(seat).map_err(|e| e.to_string())?;
+            None
+        }
+    })
+}
 
 /// One entry of a 四国 record's `actions`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

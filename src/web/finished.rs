@@ -28,6 +28,9 @@ pub fn load_record(c: &mut db::DbConn, id: &str) -> Result<(GameRow, Vec<ActionR
 /// The game's record. The deal and salt are part of it only once the game has ended;
 /// then it is replayed with the rules and checked against the commitment.
 pub fn record(row: &GameRow, actions: &[ActionRow]) -> Result<Built, AppError> {
+    if row.variant == crate::rules::Variant::Siguo.name() {
+        return super::table_finished::record(row, actions);
+    }
     let first = match row.first_seat.as_deref() {
         Some("north") => Seat::North,
         Some("south") => Seat::South,
@@ -92,6 +95,9 @@ pub fn load_replay(c: &mut db::DbConn, id: &str) -> Result<(LoadedGame, Vec<Acti
 
 /// A finished game's replay, computed here so that the page needs no rules.
 pub fn replay(g: &LoadedGame, actions: &[ActionRow]) -> Result<Built, AppError> {
+    if g.row.variant == crate::rules::Variant::Siguo.name() {
+        return super::table_finished::replay(&g.row, actions);
+    }
     let players = PlayerRef::seats(&g.seats);
     let replay = crate::live::replay::replay(&g.row, actions, players)?;
     Ok(Built {

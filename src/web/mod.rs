@@ -36,6 +36,7 @@ pub mod server;
 pub mod sessions;
 mod social;
 mod socket_caps;
+mod table_finished;
 mod tables_api;
 mod throttle;
 mod upgrades;

@@ -10,9 +10,7 @@ use crate::engine::Level;
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
 use crate::record::{SiguoAction, SiguoRecord, layout_json, parse_layout};
-use crate::rules::hidden_game::{
-    Escape, Escaped, EventView, HiddenGame, Step, TuoguanKind, Watcher,
-};
+use crate::rules::hidden_game::{Escape, EventView, HiddenGame, Step, TuoguanKind, Watcher};
 use crate::rules::siguo::{Deployment4, HandDeal, Hands, Seat4, SiguoOptions};
 use crate::rules::{Options, Variant};
 use serde_json::{Map, Value, json};
@@ -355,25 +353,7 @@ pub(super) fn make(p: &mut Playing, seat: Seat4, action: SiguoAction) -> Result<
         .iter()
         .map(|&s| g.sight(Watcher::Seat(s)))
         .collect();
-    let applied = match action {
-        SiguoAction::Step(step) => Some(g.apply(seat, step).map_err(|e| e.to_string())?),
-        SiguoAction::Tuoguan(kind) => {
-            g.start_tuoguan(seat, kind).map_err(|e| e.to_string())?;
-            None
-        }
-        SiguoAction::EndTuoguan => {
-            g.end_tuoguan(seat).map_err(|e| e.to_string())?;
-            None
-        }
-        SiguoAction::Escape(how) => match g.escape(seat, how).map_err(|e| e.to_string())? {
-            Escaped::Defeated(a) => Some(a),
-            _ => None,
-        },
-        SiguoAction::DeclinePlayOn => {
-            g.decline_play_on(seat).map_err(|e| e.to_string())?;
-            None
-        }
-    };
+    let applied = crate::record::apply_siguo_action(g, seat, action)?;
     if was_in_play {
         p.exited[seat.index()] |= match action {
             SiguoAction::Escape(Escape::Left) => true,
