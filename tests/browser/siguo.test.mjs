@@ -7,7 +7,8 @@
 // still works for taps. (c) Two people at an open table: the second follows the invite
 // link with ?seat=east and sits there, both see each other, the creator seats the
 // computer and all get ready. (d) 不行动 counted n/5 on the card, the 5th asked first,
-// then the defeat shown. (e) The draw sheet (who offered, who agreed, the answers) and
+// then the defeat shown; the computers play to the end and the replay steps from the
+// start, every layout named, to the end. (e) The draw sheet (who offered, who agreed, the answers) and
 // the ally's "play on?", shown from table messages as the server sends them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -291,6 +292,25 @@ test('不行动 counts on the card, and the defeating 5th is asked first and the
     await page.locator('#card-bottom[data-state="defeated"]').waitFor({ timeout: 10000 });
     assert.match(await page.locator('#card-bottom .sc-tags').innerText(), /出局：超时或不行动满 5 次/);
     assert.equal(await page.locator('#act-pass').isVisible(), false);
+    // The three computers play on to the end; then the replay steps through the game
+    // from the whole start (every layout named) to the board it ended with.
+    await page.locator('#result').waitFor({ state: 'visible', timeout: 120000 });
+    const end = await pieces(page);
+    await page.locator('#replay-bar').waitFor({ state: 'visible' });
+    await page.click('#replay-first');
+    await page.waitForFunction(() => /^0 \/ \d+$/.test(document.getElementById('replay-at')?.textContent ?? ''));
+    const total = Number((await page.locator('#replay-at').innerText()).split('/')[1]);
+    assert.ok(total > 5, `a replay of ${total} actions`);
+    const start = await pieces(page);
+    assert.equal(start.length, 100, 'the start shows all four armies');
+    assert.ok(start.every((p) => p.piece), 'every layout is named in the replay');
+    await page.click('#replay-next');
+    await page.waitForFunction(() => (document.getElementById('replay-at')?.textContent ?? '').startsWith('1 /'));
+    await page.click('#replay-last');
+    await page.waitForFunction((n) => document.getElementById('replay-at')?.textContent === `${n} / ${n}`, total);
+    const last = await pieces(page);
+    const key = (ps) => ps.map((p) => `${p.at}:${p.seat}:${p.piece}`).sort();
+    assert.deepEqual(key(last), key(end), 'the replay ends where the game did');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

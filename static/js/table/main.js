@@ -13,6 +13,7 @@ import { renderCards, renderClocks, wireCards } from './cards.js';
 import { Geometry, squareOf } from './geometry.js';
 import { renderOpen, wireOpen } from './open.js';
 import { renderResult } from './result.js';
+import { renderReplayBar, replayCaption, replayCells, replayRoute, replaying, wireReplay } from './replay.js';
 import {
   deployingNow, movesFrom, mySeat, readServerClock, seatCard, serverNow, store, team, viewerSeat,
 } from './state.js';
@@ -128,6 +129,7 @@ function onTap(station) {
 /** Every piece to draw: the viewer's own area while deploying, else the board. */
 function cells() {
   const tb = store.table;
+  if (replaying()) return replayCells();
   /** @type {Record<string, TablePiece>} */
   const out = {};
   if (!tb) return out;
@@ -156,7 +158,7 @@ function renderBoard() {
     from: from,
     dests: new Set(store.selected && !dep ? moves[store.selected] || [] : []),
     selected: store.selected,
-    route: tb && tb.phase !== 'deploying' && tb.last && tb.last.route ? tb.last.route : [],
+    route: replaying() ? replayRoute() : tb && tb.phase !== 'deploying' && tb.last && tb.last.route ? tb.last.route : [],
     team: team(),
   });
   els.svg.classList.toggle('is-deploying', dep);
@@ -204,7 +206,7 @@ function renderTop() {
     if (tb.phase === 'playing' || tb.phase === 'over') parts.push(t('第 ' + tb.steps + ' 步', 'step ' + tb.steps));
   }
   els.info.textContent = parts.join(' · ');
-  const text = tb && tb.last && tb.phase !== 'deploying' ? stepCaption(tb.last) : '';
+  const text = replaying() ? replayCaption() : tb && tb.last && tb.phase !== 'deploying' ? stepCaption(tb.last) : '';
   els.caption.hidden = !text;
   els.caption.textContent = text;
   els.viewChoice.hidden = !tb || !!mySeat();
@@ -216,6 +218,7 @@ function render() {
   renderCards();
   renderActions();
   renderResult();
+  renderReplayBar(!!store.table && store.table.phase === 'over');
 }
 
 wireCards({
@@ -224,6 +227,7 @@ wireCards({
 });
 wireActions(command);
 wireOpen();
+wireReplay(store.gameId, render);
 els.viewSeat.addEventListener('change', function () {
   store.watchFrom = /** @type {Seat4} */ (els.viewSeat.value);
   store.selected = null;
