@@ -507,7 +507,26 @@ async fn a_rated_table_scores_on_the_siguo_ladder_and_profiles(db: TestDb) {
     let own = anon.get("/@/dan/games?variant=siguo").await;
     assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="loss""#));
     let own = anon.get("/@/ann/games?variant=siguo").await;
-    assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="win""#)); // The record shows every layout and checks out; the replay's changes, applied to
+    assert!(row_of(&own.text, &f.id).contains(r#"data-outcome="win""#));
+    // The profile's record (战绩) counts the table as 四国, not as flip chess.
+    let page = anon.get("/@/ann").await;
+    let row = |variant: &str| {
+        let key = format!(r#"data-variant="{variant}" data-against="all""#);
+        let at = page.text.find(&key).unwrap_or_else(|| panic!("{key}"));
+        let end = at + page.text[at..].find("</tr>").unwrap();
+        page.text[at..end].to_string()
+    };
+    assert!(
+        row("siguo").contains(r#"data-outcome="win">1<"#),
+        "{}",
+        row("siguo")
+    );
+    assert!(
+        row("flip").contains(r#"data-outcome="games">0<"#),
+        "{}",
+        row("flip")
+    );
+    // The record shows every layout and checks out; the replay's changes, applied to
     // its start, give the board the table ended with.
     let record = anon.get(&format!("/api/games/{}/record", f.id)).await;
     assert_eq!(record.status, 200, "{}", record.text);

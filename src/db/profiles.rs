@@ -185,10 +185,11 @@ pub fn record_vs_computers(conn: &mut DbConn, user_id: i64) -> Result<Vec<VsComp
     Ok(rows.into_iter().map(|(_, row)| row).collect())
 }
 
-/// A player's own record in every finished game, casual ones too: `[flip, standard]`.
+/// A player's own record in every finished game, casual ones too: by variant, in the
+/// order of `Variant::ALL` (flip, standard, 四国).
 /// For the computer accounts, whose games are all casual and so leave their scores
 /// and the stats beside them untouched.
-pub fn all_games_record(conn: &mut DbConn, user_id: i64) -> Result<[Tally; 2], DbError> {
+pub fn all_games_record(conn: &mut DbConn, user_id: i64) -> Result<[Tally; 3], DbError> {
     let counts: Vec<(String, String, i64)> = game_players::table
         .filter(game_players::user_id.eq(user_id))
         .group_by((game_players::variant, game_players::outcome))
@@ -198,9 +199,14 @@ pub fn all_games_record(conn: &mut DbConn, user_id: i64) -> Result<[Tally; 2], D
             diesel::dsl::count_star(),
         ))
         .load(conn)?;
-    let mut out = [Tally::default(); 2];
+    let mut out = [Tally::default(); 3];
     for (variant, outcome, n) in counts {
-        out[usize::from(variant == "standard")].add(&outcome, n);
+        if let Some(i) = crate::rules::Variant::NAMES
+            .iter()
+            .position(|v| *v == variant)
+        {
+            out[i].add(&outcome, n);
+        }
     }
     Ok(out)
 }

@@ -53,10 +53,10 @@ struct ProfilePage {
     chart: String,
     recent: Vec<HistoryRow>,
     /// The profiled account is one of the site's computer players; then `level` names
-    /// its level and `computer_record` is its record (flip, standard).
+    /// its level and `computer_record` is its record (flip, standard, 四国).
     computer: bool,
     level: Option<Level>,
-    computer_record: [Tally; 2],
+    computer_record: [Tally; 3],
     /// A person's record against each computer level (empty on computer profiles, and
     /// when the site has no computer players).
     vs_computer: Vec<VsRow>,
@@ -126,7 +126,7 @@ struct RecordRow {
 
 /// A person's record by variant, against people and the computer: every finished game
 /// counts, casual ones too (the rated standing is the stats above it).
-fn record_rows(total: [Tally; 2], vs: &[VsComputer], en: bool) -> Vec<RecordRow> {
+fn record_rows(total: [Tally; 3], vs: &[VsComputer], en: bool) -> Vec<RecordRow> {
     let mut rows = Vec::new();
     for (i, variant) in ["flip", "standard"].into_iter().enumerate() {
         let computer = vs.iter().fold(Tally::default(), |acc, c| {
@@ -163,6 +163,19 @@ fn record_rows(total: [Tally; 2], vs: &[VsComputer], en: bool) -> Vec<RecordRow>
             });
         }
     }
+    // 四国 tables: in all (a table mixes people and the computer, so it is not split).
+    rows.push(RecordRow {
+        variant: "siguo",
+        against: "all",
+        label: if en {
+            "Four-player · all"
+        } else {
+            "四国军棋 · 合计"
+        }
+        .to_string(),
+        rate: win_rate(&total[2]),
+        tally: total[2],
+    });
     rows
 }
 
