@@ -90,10 +90,10 @@ test('the profile record (战绩) with win rates fits a 360 px phone', async () 
     for (const lang of ['zh', 'en']) {
       await page.goto(`${BASE}/@/${name}?lang=${lang}`);
       const rows = page.locator('#record-table tbody tr');
-      assert.equal(await rows.count(), 6, 'flip and standard, each vs people, vs computer, all');
+      assert.equal(await rows.count(), 7, 'flip and standard, each vs people, vs computer, all; 四国 in all');
       // No games yet: a dash, not 0% or NaN.
       const rates = await page.locator('#record-table td[data-outcome="rate"]').allTextContents();
-      assert.deepEqual(rates.map((r) => r.trim()), Array(6).fill('—'));
+      assert.deepEqual(rates.map((r) => r.trim()), Array(7).fill('—'));
       const head = await page.locator('#record-table thead').textContent();
       assert.ok(head.includes(lang === 'zh' ? '胜率' : 'Win rate'), head);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
