@@ -4,6 +4,7 @@
 
 use super::assets::filters;
 use super::auth::{Account, account, user_id, validate_username};
+use super::history_sides::Side;
 use super::i18n::Lang;
 use super::page_cache::{PageCache, serve};
 use crate::db::history::{self, Cursor, Filter, Listed};
@@ -21,43 +22,6 @@ use std::sync::Arc;
 
 pub const HISTORY_PAGE: i64 = 50;
 
-/// A player as a history row shows them: name and rank at the time of the game.
-pub struct Side {
-    pub name: String,
-    pub display_name: Option<String>,
-    /// `person`, `bot` or `computer`: the badge beside the name.
-    pub kind: String,
-    pub rank: Rank,
-    /// The change the game made to the player's score: `None` for a casual game, whose
-    /// stored figure is what the score table would have given and never applied.
-    pub score_change: Option<i32>,
-    pub won: bool,
-}
-
-impl Side {
-    /// The score change as shown, with its sign: "+3", "-3", "0".
-    pub fn delta_text(&self) -> String {
-        match self.score_change {
-            Some(d) if d > 0 => format!("+{d}"),
-            Some(d) => d.to_string(),
-            None => String::new(),
-        }
-    }
-
-    pub fn delta_class(&self) -> &'static str {
-        match self.score_change {
-            Some(d) if d > 0 => "up",
-            Some(d) if d < 0 => "down",
-            _ => "",
-        }
-    }
-
-    /// The name a row gives the player: the display name, else the login name.
-    pub fn shown_name(&self) -> &str {
-        self.display_name.as_deref().unwrap_or(&self.name)
-    }
-}
-
 pub struct HistoryRow {
     pub id: String,
     pub variant: String,
@@ -65,7 +29,7 @@ pub struct HistoryRow {
     /// South, then north.
     pub sides: [Option<Side>; 2],
     /// A 四国 table's seats, S, E, N, W (empty for a two-player game).
-    pub four: Vec<super::history_tables::TableSide>,
+    pub four: Vec<super::history_sides::TableSide>,
     /// `south`, `north` or `draw`.
     pub result: String,
     /// `win`, `draw` or `loss` from the side the list reads from (the list's owner, or
@@ -174,7 +138,7 @@ fn row(listed: Listed, all: &RowNames, en: bool, from: FromSide) -> HistoryRow {
     let outcome = match from {
         FromSide::Owner => listed.outcome.as_deref().and_then(known_outcome),
         FromSide::Viewer(Some(me)) if !seats.is_empty() => {
-            super::history_tables::outcome_of(seats, me)
+            super::history_sides::outcome_of(seats, me)
         }
         FromSide::Viewer(Some(me)) if g.south_id == Some(me) => Some(outcome_of(&result, "south")),
         FromSide::Viewer(Some(me)) if g.north_id == Some(me) => Some(outcome_of(&result, "north")),
@@ -198,7 +162,7 @@ fn row(listed: Listed, all: &RowNames, en: bool, from: FromSide) -> HistoryRow {
         })
     };
     HistoryRow {
-        four: super::history_tables::sides(seats, names, rated, en),
+        four: super::history_sides::sides(seats, names, rated, en),
         sides: [
             side(
                 g.south_id,

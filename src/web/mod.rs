@@ -21,7 +21,7 @@ mod guest;
 mod head;
 mod headers;
 mod history;
-mod history_tables;
+mod history_sides;
 mod i18n;
 mod ladder;
 mod layouts;

@@ -1,8 +1,47 @@
-//! A 四国 table's row in the history lists: its four seats, each with its side of the
-//! alliance, result and score change (the two-player rows show south and north).
+//! The players a history row shows: south and north of a two-player game ([`Side`]),
+//! or a 四国 table's four seats, each with its side of the alliance, result and score
+//! change ([`TableSide`]).
 
 use super::history::DisplayNames;
 use crate::db::table_history::SeatLine;
+use crate::rules::Rank;
+
+/// A player as a history row shows them: name and rank at the time of the game.
+pub struct Side {
+    pub name: String,
+    pub display_name: Option<String>,
+    /// `person`, `bot` or `computer`: the badge beside the name.
+    pub kind: String,
+    pub rank: Rank,
+    /// The change the game made to the player's score: `None` for a casual game, whose
+    /// stored figure is what the score table would have given and never applied.
+    pub score_change: Option<i32>,
+    pub won: bool,
+}
+
+impl Side {
+    /// The score change as shown, with its sign: "+3", "-3", "0".
+    pub fn delta_text(&self) -> String {
+        match self.score_change {
+            Some(d) if d > 0 => format!("+{d}"),
+            Some(d) => d.to_string(),
+            None => String::new(),
+        }
+    }
+
+    pub fn delta_class(&self) -> &'static str {
+        match self.score_change {
+            Some(d) if d > 0 => "up",
+            Some(d) if d < 0 => "down",
+            _ => "",
+        }
+    }
+
+    /// The name a row gives the player: the display name, else the login name.
+    pub fn shown_name(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.name)
+    }
+}
 
 /// One seat of a finished table as its history row shows it.
 pub struct TableSide {
