@@ -14,6 +14,7 @@
 //! - `stats`, `report`: counting, percentiles and the report;
 //! - `levels`: the ramp and the measured levels;
 //! - `computer`: games against the computer beside them (`--computer-games`);
+//! - `table_protocol`: the cheap reading of 四国 tables' big messages;
 //! - `crash`: the kill, the restart and the check.
 
 pub mod accounts;
@@ -28,6 +29,7 @@ pub mod server;
 pub mod shared;
 pub mod start;
 pub mod stats;
+pub mod table_protocol;
 
 pub use options::LoadArgs;
 
