@@ -13,10 +13,11 @@
 //! a running load; release build, 200 tables at one action a second, a busy 2-core
 //! machine): the scan reads a 7.2 KiB message in 2.7 µs, [`read_serde`] (serde with
 //! borrowed types, which must still walk every board cell and seat card to skip it)
-//! in 13.0 µs. Without the check the scan took 2.0–3.3 µs a message at 200–2,000
-//! tables: at 1,000 tables, 4,000 messages a second, about 9 ms of the client's CPU a
-//! second (serde: some 50 ms), of the 80–90 ms the client spends in all (sockets,
-//! frames, timers). `read_serde` is kept as the check of the scan.
+//! in 13.0 µs. Without the check the scan took 1.4–3.3 µs a message at 200–2,000
+//! tables: at 1,000 tables, 4,000 messages a second, 8–11 ms of the client's CPU a
+//! second (serde: some 50 ms), of the 70–90 ms the client spends in all (sockets,
+//! frames, timers; BENCHMARKS.md, "四国 tables under load"). `read_serde` is kept as
+//! the check of the scan.
 
 use super::protocol::Sq;
 use memchr::memmem;
