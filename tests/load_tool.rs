@@ -1,5 +1,6 @@
-//! `junqi load`, run small: a level of a few games on a fresh SQLite file, and a crash
-//! round (the server killed mid-load, restarted, every acknowledged action checked).
+//! `junqi load`, run small: a level of a few games on a fresh SQLite file, a crash
+//! round (the server killed mid-load, restarted, every acknowledged action checked),
+//! games against the computer beside a level, and 四国 tables alone and beside games.
 
 use serde_json::Value;
 use std::process::Command;
@@ -33,6 +34,13 @@ mod tempdir {
 }
 
 fn load(url: &str, log: &std::path::Path, args: &[&str]) -> (bool, Value) {
+    let (ok, report, _) = load_logged(url, log, args);
+    (ok, report)
+}
+
+/// `load`, also handing back what the tool printed as it went (its progress and each
+/// level's lines of the report).
+fn load_logged(url: &str, log: &std::path::Path, args: &[&str]) -> (bool, Value, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_junqi"))
         .args(["load", "--json", "--database-url", url])
         .arg(format!("--server-log={}", log.display()))
@@ -47,7 +55,7 @@ fn load(url: &str, log: &std::path::Path, args: &[&str]) -> (bool, Value) {
         panic!("no JSON report ({e}): {stdout}\n{stderr}\nserver:\n{server}")
     });
     eprintln!("{stderr}");
-    (out.status.success(), report)
+    (out.status.success(), report, stderr.into_owned())
 }
 
 #[test]
@@ -154,4 +162,87 @@ fn computer_games_play_beside_the_levels() {
         computer["replies_ms"]["samples"].as_u64().unwrap() >= 3,
         "{report}"
     );
+}
+
+#[test]
+fn siguo_tables_play_alone_and_beside_games() {
+    let (dir, url) = temp_db("load-tables");
+    let log = dir.path.join("server.log");
+    // Every table message is also read by serde and compared with the client's scan
+    // (a difference is an error). The level's tables are all set up (seated, ready,
+    // deployed) before the warm-up begins: the tool waits for that, not for a time.
+    let (ok, report, printed) = load_logged(
+        &url,
+        &log,
+        &[
+            "--levels",
+            "0",
+            "--siguo-tables",
+            "4",
+            "--table-rate",
+            "2",
+            "--warmup",
+            "1",
+            "--hold",
+            "5",
+            "--check-table-parse",
+        ],
+    );
+    assert!(ok, "{report}");
+    let level = &report["levels"][0];
+    assert_eq!(level["games"], 0, "{report}");
+    assert_eq!(level["errors"], 0, "{report}");
+    let tables = &level["tables"];
+    assert_eq!(tables["tables"], 4, "{report}");
+    assert_eq!(tables["live"], 4, "{report}");
+    assert_eq!(tables["errors"], 0, "{report}");
+    assert!(tables["started"].as_u64().unwrap() >= 4, "{report}");
+    // Four tables at two actions a second each for five seconds play about 40; a
+    // busy machine plays fewer, but some were acknowledged and seen by another seat.
+    assert!(tables["actions"].as_u64().unwrap() >= 4, "{report}");
+    assert!(
+        tables["ack_ms"]["samples"].as_u64().unwrap() >= 4,
+        "{report}"
+    );
+    assert!(
+        tables["seen_ms"]["samples"].as_u64().unwrap() >= 4,
+        "{report}"
+    );
+    assert!(tables["ack_ms"]["p99"].as_f64().unwrap() > 0.0, "{report}");
+    assert!(tables["message_kib"].as_f64().unwrap() > 1.0, "{report}");
+    assert!(tables["serde_us_per_message"].is_number(), "{report}");
+    assert!(printed.contains("四国 tables: 4 of 4 live"), "{printed}");
+    assert!(level["server_cpu_pct"].as_f64().unwrap() > 0.0, "{report}");
+
+    // Beside a level of two-player games, on the same database (the players found,
+    // not made again): both kinds play, on addresses of their own.
+    let (ok, report) = load(
+        &url,
+        &log,
+        &[
+            "--levels",
+            "6",
+            "--siguo-tables",
+            "2",
+            "--warmup",
+            "0",
+            "--hold",
+            "3",
+            "--rate",
+            "2",
+            "--table-rate",
+            "2",
+        ],
+    );
+    assert!(ok, "{report}");
+    let level = &report["levels"][0];
+    assert_eq!(level["live"], 6, "{report}");
+    assert_eq!(level["errors"], 0, "{report}");
+    assert!(level["actions"].as_u64().unwrap() > 0, "{report}");
+    let tables = &level["tables"];
+    assert_eq!(tables["live"], 2, "{report}");
+    assert_eq!(tables["errors"], 0, "{report}");
+    assert!(tables["actions"].as_u64().unwrap() > 0, "{report}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(!log.contains("panicked"), "{log}");
 }

@@ -195,9 +195,11 @@ pub fn open_seated_with(
 }
 
 /// Replaces the seats of an open table with `seats` (sitting, standing, moving, ready):
-/// false when the table is no longer open, and then nothing changed.
+/// false when the table is no longer open, and then nothing changed. (It reads before
+/// it writes, so on SQLite it must take the write lock first: see `write_transaction`.
+/// As a plain transaction, tables seated at once failed with "database is locked".)
 pub fn set_seats(conn: &mut DbConn, id: &str, seats: &[SeatRow]) -> Result<bool, DbError> {
-    let done = conn.transaction(|c| {
+    let done = super::write_transaction(conn, |c| {
         let open = games::table
             .find(id)
             .filter(games::status.eq(OPEN))
@@ -367,9 +369,9 @@ pub struct TableEnd<'a> {
 
 /// The end of a table's game: the row finished, each seat's result and score change,
 /// and (rated) each player's score in the variant, all or nothing. False when the game
-/// was not running (a second end).
+/// was not running (a second end). Reads first, so a write transaction (as above).
 pub fn end(c: &mut DbConn, id: &str, end: &TableEnd<'_>) -> Result<bool, DbError> {
-    let done = c.transaction(|c| {
+    let done = super::write_transaction(c, |c| {
         let row: GameRow = games::table
             .find(id)
             .select(GameRow::as_select())

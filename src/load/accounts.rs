@@ -1,6 +1,7 @@
-//! The players the load plays with, made straight in the database: two per game, one
-//! password hash computed once for them all (argon2 costs tens of milliseconds a
-//! hash), and for each a session row and the cookie the server accepts for it.
+//! The players the load plays with, made straight in the database: two per game and
+//! four per 四国 table, one password hash computed once for them all (argon2 costs
+//! tens of milliseconds a hash), and for each a session row and the cookie the server
+//! accepts for it.
 
 use crate::db::{self, DbConn, DbError, Pool, sessions, users};
 use crate::web::sessions::token_hash;
@@ -29,9 +30,50 @@ pub struct Pair {
 /// wait for a commit to disk per player).
 const BATCH: usize = 500;
 
+/// The four players of one 四国 table, in seat order (S, E, N, W): south creates it,
+/// the others sit.
+#[derive(Debug, Clone)]
+pub struct Four {
+    pub index: usize,
+    pub seats: [Player; 4],
+}
+
 /// Makes (or finds, when an earlier run made them) the players of `games` games named
 /// `{prefix}{number}a` and `…b`, each with a new session.
 pub fn prepare(pool: &Pool, games: usize, prefix: &str) -> Result<Vec<Pair>, DbError> {
+    let names: Vec<String> = (0..games)
+        .flat_map(|i| [format!("{prefix}{i:05}a"), format!("{prefix}{i:05}b")])
+        .collect();
+    let mut players = made(pool, &names)?.into_iter();
+    Ok((0..games)
+        .map(|index| Pair {
+            index,
+            a: players.next().expect("two players a game"),
+            b: players.next().expect("two players a game"),
+        })
+        .collect())
+}
+
+/// The same for `tables` 四国 tables: `{prefix}{number}` and a seat letter (`s`, `e`,
+/// `n`, `w`), which no two-player game's names end in.
+pub fn prepare_tables(pool: &Pool, tables: usize, prefix: &str) -> Result<Vec<Four>, DbError> {
+    let names: Vec<String> = (0..tables)
+        .flat_map(|i| ['s', 'e', 'n', 'w'].map(|seat| format!("{prefix}{i:05}{seat}")))
+        .collect();
+    let mut players = made(pool, &names)?.into_iter();
+    Ok((0..tables)
+        .map(|index| Four {
+            index,
+            seats: std::array::from_fn(|_| players.next().expect("four players a table")),
+        })
+        .collect())
+}
+
+/// The players of these names, made or found, each with a new session.
+fn made(pool: &Pool, names: &[String]) -> Result<Vec<Player>, DbError> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
     // The same key the server seals its cookies with (made now if the database is new).
     let key = crate::web::server::session_key(pool)?;
     let mut conn = pool.get()?;
@@ -42,9 +84,6 @@ pub fn prepare(pool: &Pool, games: usize, prefix: &str) -> Result<Vec<Pair>, DbE
         .hash_password(password.as_bytes(), &salt)
         .map_err(|e| DbError::Migration(e.to_string()))?
         .to_string();
-    let names: Vec<String> = (0..games)
-        .flat_map(|i| [format!("{prefix}{i:05}a"), format!("{prefix}{i:05}b")])
-        .collect();
     let mut players = Vec::with_capacity(names.len());
     for chunk in names.chunks(BATCH) {
         let made = conn.transaction(|c| {
@@ -56,14 +95,7 @@ pub fn prepare(pool: &Pool, games: usize, prefix: &str) -> Result<Vec<Pair>, DbE
         });
         players.extend(made.map_err(|Failed(e)| e)?);
     }
-    let mut players = players.into_iter();
-    Ok((0..games)
-        .map(|index| Pair {
-            index,
-            a: players.next().expect("two players a game"),
-            b: players.next().expect("two players a game"),
-        })
-        .collect())
+    Ok(players)
 }
 
 /// A `DbError` carried out of diesel's transaction (which needs its errors to come

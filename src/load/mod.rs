@@ -14,6 +14,8 @@
 //! - `stats`, `report`: counting, percentiles and the report;
 //! - `levels`: the ramp and the measured levels;
 //! - `computer`: games against the computer beside them (`--computer-games`);
+//! - `table`, `table_protocol`, `table_stats`: 四国 tables of four players beside
+//!   them (`--siguo-tables`), the cheap reading of their big messages, their figures;
 //! - `crash`: the kill, the restart and the check.
 
 pub mod accounts;
@@ -28,6 +30,9 @@ pub mod server;
 pub mod shared;
 pub mod start;
 pub mod stats;
+pub mod table;
+pub mod table_protocol;
+pub mod table_stats;
 
 pub use options::LoadArgs;
 
@@ -71,13 +76,15 @@ pub fn run(args: LoadArgs) -> ExitCode {
 
 fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
     let games = args.most_games();
+    let tables = args.most_tables();
     let limit = server::raise_open_files();
-    // Two sockets a game on each side (the server inherits this limit), and some spare.
-    let need = 2 * games as u64 + 500;
+    // Two sockets a game and four a table on each side (the server inherits this
+    // limit), and some spare.
+    let need = 2 * games as u64 + 4 * tables as u64 + 500;
     if limit < need {
         eprintln!(
-            "junqi load: warning: the open-file limit is {limit}, and {games} games need \
-             about {need} (raise it with `ulimit -n`)"
+            "junqi load: warning: the open-file limit is {limit}, and {games} games and \
+             {tables} tables need about {need} (raise it with `ulimit -n`)"
         );
     }
     let pool = db::connect(&args.database_url, 2).map_err(|e| e.to_string())?;
@@ -99,9 +106,14 @@ fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
     } else {
         Vec::new()
     };
+    let fours: Vec<Rc<accounts::Four>> = accounts::prepare_tables(&pool, tables, &args.prefix)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(Rc::new)
+        .collect();
     eprintln!(
         "junqi load: {} players ready in {:.1} s",
-        2 * games,
+        2 * games + 4 * tables,
         made.elapsed().as_secs_f64()
     );
     let log = args.server_log.clone().unwrap_or_else(|| {
@@ -128,8 +140,12 @@ fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
         server.addr
     );
     let pairs: Vec<Rc<Pair>> = pairs.into_iter().map(Rc::new).collect();
-    let result =
-        actix_web::rt::System::new().block_on(drive(args, &mut server, &pool, &pairs, &against));
+    let players = Players {
+        pairs: &pairs,
+        against: &against,
+        fours: &fours,
+    };
+    let result = actix_web::rt::System::new().block_on(drive(args, &mut server, &pool, players));
     server.kill();
     let (levels, crash) = result?;
     Ok(Report {
@@ -139,6 +155,7 @@ fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
         },
         cores: server::cores(),
         rate: args.rate,
+        table_rate: args.table_rate,
         seconds_per_action: args.seconds_per_action,
         warmup_s: args.warmup,
         hold_s: args.hold,
@@ -150,30 +167,60 @@ fn prepare_and_drive(args: &LoadArgs) -> Result<Report, String> {
 
 type Outcome = (Vec<report::Level>, Option<crash::CrashReport>);
 
+/// Everyone the load plays as.
+struct Players<'a> {
+    pairs: &'a [Rc<Pair>],
+    /// Each against the computer.
+    against: &'a [Rc<accounts::Player>],
+    /// Four to a 四国 table.
+    fours: &'a [Rc<accounts::Four>],
+}
+
 async fn drive(
     args: &LoadArgs,
     server: &mut Server,
     pool: &Pool,
-    pairs: &[Rc<Pair>],
-    against: &[Rc<accounts::Player>],
+    players: Players<'_>,
 ) -> Result<Outcome, String> {
-    let ctx = Rc::new(Ctx::new(
+    let Players {
+        pairs,
+        against,
+        fours,
+    } = players;
+    let mut ctx = Ctx::new(
         format!("http://{}", server.addr),
         args.interval(),
         args.seconds_per_action,
         args.crash,
-    ));
+    );
+    ctx.table_interval = args.table_interval();
+    ctx.check_table_parse = args.check_table_parse;
+    let ctx = Rc::new(ctx);
     *ctx.last_ack.borrow_mut() = vec![None; pairs.len()];
-    // The games against the computer take the addresses after the pairs'.
-    let clients = Clients::new(pairs.len() + against.len(), args.games_per_address as usize);
-    logged_in(&ctx, &clients, &pairs[0]).await?;
+    // The games against the computer take the addresses after the pairs', the tables
+    // those after them.
+    let clients = Clients::new(
+        pairs.len() + against.len(),
+        args.games_per_address as usize,
+        fours.len(),
+        args.tables_per_address as usize,
+    );
+    let (first, client) = match (pairs.first(), fours.first()) {
+        (Some(p), _) => (&p.a, clients.of_pair(0)),
+        (None, Some(f)) => (&f.seats[0], clients.of_table(0)),
+        (None, None) => return Err("nobody to play as".into()),
+    };
+    logged_in(&ctx, &client, first).await?;
     let work = async {
         if args.crash {
             let report = crash::run(&ctx, args, server, pool, pairs, &clients).await?;
             Ok((Vec::new(), Some(report)))
         } else {
             levels::start_computer_games(&ctx, args, against, &clients, pairs.len()).await;
-            Ok((levels::run(&ctx, args, server, pairs, &clients).await, None))
+            Ok((
+                levels::run(&ctx, args, server, pairs, fours, &clients).await,
+                None,
+            ))
         }
     };
     // On Ctrl-C, return, so that the server started here is killed too.
@@ -184,11 +231,14 @@ async fn drive(
 }
 
 /// One player's cookie must be taken as a login, or nothing else will work.
-async fn logged_in(ctx: &Ctx, clients: &Clients, pair: &Pair) -> Result<(), String> {
-    let mut me = clients
-        .of_pair(0)
+async fn logged_in(
+    ctx: &Ctx,
+    client: &awc::Client,
+    player: &accounts::Player,
+) -> Result<(), String> {
+    let mut me = client
         .get(ctx.url("/api/me"))
-        .insert_header((awc::http::header::COOKIE, pair.a.cookie.as_str()))
+        .insert_header((awc::http::header::COOKIE, player.cookie.as_str()))
         .send()
         .await
         .map_err(|e| format!("GET /api/me: {e}"))?;
@@ -197,7 +247,7 @@ async fn logged_in(ctx: &Ctx, clients: &Clients, pair: &Pair) -> Result<(), Stri
         return Err(format!(
             "GET /api/me with {}'s cookie answered {} ({}): the server does not take the \
              sessions made for the load",
-            pair.a.username,
+            player.username,
             me.status(),
             String::from_utf8_lossy(&body)
         ));

@@ -3,8 +3,9 @@
 use std::time::Duration;
 
 /// Ramps live flip games against a server it starts itself, plays them over the real
-/// protocol (both seats connected, one action a second per game by default) and
-/// reports, per level, actions/s, latencies, errors and the server's memory and CPU.
+/// protocol (both seats connected, one action a second per game by default), with
+/// `--siguo-tables` 四国 tables of four players beside them, and reports, per level,
+/// actions/s, latencies, errors and the server's memory and CPU.
 /// With `--crash`, kills the server mid-load, restarts it and checks every
 /// acknowledged action against the stored records.
 #[derive(Debug, Clone, clap::Args)]
@@ -82,6 +83,25 @@ pub struct LoadArgs {
     /// The computer's level in those games: easy, normal or hard.
     #[arg(long, default_value = "hard", value_parser = parse_level)]
     pub computer_level: crate::engine::Level,
+    /// 四国 tables played beside the games, one level after the other like
+    /// `--levels` (the two lists are paired in order, the shorter one's last value
+    /// repeated: `--levels 0 --siguo-tables 200,500` runs two levels of tables alone).
+    /// Each table has four players and four sockets; a table whose game ends is
+    /// replaced by a new one.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![0])]
+    pub siguo_tables: Vec<usize>,
+    /// Actions per second per table (all four seats together; at most 8).
+    #[arg(long, default_value_t = 1.0)]
+    pub table_rate: f64,
+    /// Tables whose sockets come from one client address (four sockets a table; the
+    /// server allows 50 per address).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=12))]
+    pub tables_per_address: u64,
+    /// Read every table message twice, by the client's scan and by serde, count any
+    /// difference as an error and report what each costs (for tests and for the
+    /// scan's measurement).
+    #[arg(long, hide = true)]
+    pub check_table_parse: bool,
 }
 
 fn parse_level(s: &str) -> Result<crate::engine::Level, String> {
@@ -94,6 +114,11 @@ impl LoadArgs {
         Duration::from_secs_f64(1.0 / self.rate)
     }
 
+    /// The time between two actions of one table.
+    pub fn table_interval(&self) -> Duration {
+        Duration::from_secs_f64(1.0 / self.table_rate)
+    }
+
     /// Every game the run plays at once at most.
     pub fn most_games(&self) -> usize {
         if self.crash {
@@ -103,17 +128,58 @@ impl LoadArgs {
         }
     }
 
+    /// Every 四国 table the run plays at once at most.
+    pub fn most_tables(&self) -> usize {
+        self.siguo_tables.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The levels in order, each as (games, tables): both lists ascending, paired in
+    /// order, the shorter one's last value repeated.
+    pub fn steps(&self) -> Vec<(usize, usize)> {
+        let ladder = |v: &[usize]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v.dedup();
+            if v.is_empty() {
+                v.push(0);
+            }
+            v
+        };
+        let (games, tables) = (ladder(&self.levels), ladder(&self.siguo_tables));
+        let at = |v: &[usize], i: usize| v[i.min(v.len() - 1)];
+        (0..games.len().max(tables.len()))
+            .map(|i| (at(&games, i), at(&tables, i)))
+            .collect()
+    }
+
     /// Why these options cannot run, if they cannot.
     pub fn problem(&self) -> Option<String> {
         // Each seat sends half a game's actions, and may send 100 frames in 20 s.
         if !(self.rate > 0.0 && self.rate <= 8.0) {
             return Some("--rate must be above 0 and at most 8".into());
         }
-        if self.most_games() == 0 {
-            return Some("no games to play (--levels or --crash-games)".into());
+        if self.most_games() == 0 && (self.crash || self.most_tables() == 0) {
+            return Some("no games to play (--levels, --siguo-tables or --crash-games)".into());
         }
-        if self.most_games() > 99_999 {
-            return Some("at most 99,999 games".into());
+        if self.most_games() > 99_999 || self.most_tables() > 99_999 {
+            return Some("at most 99,999 games and 99,999 tables".into());
+        }
+        if self.most_tables() > 0 {
+            if self.crash {
+                return Some("--siguo-tables runs beside the levels, not with --crash".into());
+            }
+            // Each seat sends a quarter of the table's actions; 8 a second keeps every
+            // socket well inside its 100 frames in 20 s.
+            if !(self.table_rate > 0.0 && self.table_rate <= 8.0) {
+                return Some("--table-rate must be above 0 and at most 8".into());
+            }
+            if ![15, 30, 60].contains(&self.seconds_per_action) {
+                return Some(
+                    "with --siguo-tables, --seconds-per-action must be 15, 30 or 60 (a \
+                     table's clock)"
+                        .into(),
+                );
+            }
         }
         if self.prefix.len() > 13 || !self.prefix.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Some("--prefix: up to 13 letters or digits".into());

@@ -12,6 +12,16 @@ use std::fmt;
 pub struct Sq([u8; 3]);
 
 impl Sq {
+    /// A square's (or a 四国 station's: `Sa4`, `XSW`) name as sent, if it is one.
+    pub fn from_bytes(b: &[u8]) -> Option<Sq> {
+        if b.len() < 2 || b.len() > 3 || !b.is_ascii() {
+            return None;
+        }
+        let mut sq = [0u8; 3];
+        sq[..b.len()].copy_from_slice(b);
+        Some(Sq(sq))
+    }
+
     pub fn as_str(&self) -> &str {
         let len = self.0.iter().position(|&b| b == 0).unwrap_or(3);
         std::str::from_utf8(&self.0[..len]).unwrap_or("?")
@@ -39,13 +49,8 @@ impl<'de> Deserialize<'de> for Sq {
                 f.write_str("a square")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<Sq, E> {
-                let b = s.as_bytes();
-                if b.len() < 2 || b.len() > 3 || !s.is_ascii() {
-                    return Err(E::custom(format!("not a square: {s:?}")));
-                }
-                let mut sq = [0u8; 3];
-                sq[..b.len()].copy_from_slice(b);
-                Ok(Sq(sq))
+                Sq::from_bytes(s.as_bytes())
+                    .ok_or_else(|| E::custom(format!("not a square: {s:?}")))
             }
         }
         d.deserialize_str(V)

@@ -13,6 +13,8 @@ pub struct Report {
     pub backend: &'static str,
     pub cores: usize,
     pub rate: f64,
+    /// Actions per second per 四国 table (`--table-rate`).
+    pub table_rate: f64,
     pub seconds_per_action: u32,
     pub warmup_s: u64,
     pub hold_s: u64,
@@ -36,8 +38,8 @@ pub struct Level {
     pub actions: u64,
     pub actions_per_s: f64,
     /// The server's CPU time (user and system, every thread) over the hold divided by
-    /// the actions played in it, µs: the headline figure, far steadier from day to
-    /// day than a percentile of latency.
+    /// the actions played in it (the games' and the 四国 tables' together), µs: the
+    /// headline figure, far steadier from day to day than a percentile of latency.
     pub server_us_per_action: f64,
     /// With `--callgrind`: the server's instructions over the hold per action (user
     /// space only; the kernel's share is in `server_us_per_action`).
@@ -63,6 +65,9 @@ pub struct Level {
     /// The games against the computer played beside these (`--computer-games`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub computer: Option<super::computer::Figures>,
+    /// The 四国 tables played beside these (`--siguo-tables`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<super::table_stats::TableFigures>,
 }
 
 /// CPU counters at one moment.
@@ -85,11 +90,15 @@ impl Meter {
 }
 
 impl Level {
+    /// `table_actions`: the 四国 tables' actions over the hold, which the server's CPU
+    /// per action counts too.
+    #[allow(clippy::too_many_arguments)]
     pub fn measure(
         games: usize,
         live: usize,
         ramp_s: f64,
         stats: &mut Stats,
+        table_actions: u64,
         from: &Meter,
         to: &Meter,
         server: &Server,
@@ -108,7 +117,9 @@ impl Level {
             actions: stats.actions,
             actions_per_s: round1(stats.actions as f64 / secs),
             server_us_per_action: round1(
-                1e6 * server_ticks as f64 / TICKS_PER_SECOND / stats.actions.max(1) as f64,
+                1e6 * server_ticks as f64
+                    / TICKS_PER_SECOND
+                    / (stats.actions + table_actions).max(1) as f64,
             ),
             server_instructions_per_action: None,
             latency_ms: spread(&mut stats.latency_us),
@@ -123,6 +134,7 @@ impl Level {
             client_cpu_pct: round1(pct(to.client.saturating_sub(from.client))),
             machine_cpu_pct: round1(100.0 * busy / total),
             computer: None,
+            tables: None,
         }
     }
 
@@ -177,6 +189,13 @@ impl Report {
             self.hold_s,
             self.server_args
         );
+        if self.levels.iter().any(|l| l.tables.is_some()) {
+            let _ = writeln!(
+                out,
+                "四国 tables beside them: {} action(s)/s per table, four players each",
+                self.table_rate
+            );
+        }
         if !self.levels.is_empty() {
             let _ = writeln!(out, "{HEADER}");
             let _ = writeln!(
@@ -188,12 +207,16 @@ impl Report {
                 if let Some(c) = &l.computer {
                     let _ = writeln!(out, "{}", c.line());
                 }
+                if let Some(t) = &l.tables {
+                    let _ = writeln!(out, "{}", t.line());
+                }
             }
             for l in self.levels.iter().filter(|l| !l.reached) {
+                let tables = l.tables.as_ref().map_or(0, |t| t.tables);
                 let _ = writeln!(
                     out,
-                    "{} games: not all started within the ramp's time (the server is past \
-                     what it can take); no higher level was run",
+                    "{} games and {tables} tables: not all started within the ramp's time \
+                     (the server is past what it can take); no higher level was run",
                     l.games
                 );
             }
@@ -204,6 +227,21 @@ impl Report {
                     l.games,
                     kinds(&l.error_kinds)
                 );
+            }
+            for (l, t) in self
+                .levels
+                .iter()
+                .filter_map(|l| Some((l, l.tables.as_ref()?)))
+            {
+                if t.errors > 0 {
+                    let _ = writeln!(
+                        out,
+                        "table errors at {} games and {} tables: {}",
+                        l.games,
+                        t.tables,
+                        kinds(&t.error_kinds)
+                    );
+                }
             }
         }
         if let Some(c) = &self.crash {

@@ -31,6 +31,12 @@ pub struct Ctx {
     pub last_ack: RefCell<Vec<Option<Instant>>>,
     /// The games against the computer (`--computer-games`).
     pub computer: RefCell<super::computer::ComputerStats>,
+    /// The 四国 tables (`--siguo-tables`): the time between two actions of one
+    /// table, whether to read their messages twice (`--check-table-parse`), and what
+    /// they count.
+    pub table_interval: Duration,
+    pub check_table_parse: bool,
+    pub tables: RefCell<super::table_stats::TableStats>,
 }
 
 impl Ctx {
@@ -48,6 +54,9 @@ impl Ctx {
             ledgers: crash.then(RefCell::default),
             last_ack: RefCell::default(),
             computer: RefCell::default(),
+            table_interval: interval,
+            check_table_parse: false,
+            tables: RefCell::default(),
         }
     }
 
