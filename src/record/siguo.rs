@@ -162,6 +162,21 @@ impl SiguoRecord {
         Ok(pos)
     }
 
+    /// The game as it began from `pos` (this record's start position), at the table's
+    /// rules, before any action: what a replay and the verification play on.
+    pub fn game_at(&self, pos: Position<FourPlayer>) -> HiddenGame<FourPlayer> {
+        let t = &self.table;
+        HiddenGame::new(
+            Variant::Siguo,
+            Options::default(),
+            t.options.alliance,
+            pos,
+            &t.seated,
+            self.first,
+        )
+        .with_allies_visible(t.options.allies_visible)
+    }
+
     /// Replays the record: the layouts, the commitment, and every action in turn.
     pub fn verify(&self) -> Result<SiguoVerdict, RecordError> {
         if let Some(deal) = &self.hands
@@ -198,15 +213,7 @@ impl SiguoRecord {
             }
         };
         let t = &self.table;
-        let mut game = HiddenGame::new(
-            Variant::Siguo,
-            Options::default(),
-            t.options.alliance,
-            pos,
-            &t.seated,
-            self.first,
-        )
-        .with_allies_visible(t.options.allies_visible);
+        let mut game = self.game_at(pos);
         let mut exited = [false; 4];
         for (i, &(seat, action)) in self.actions.iter().enumerate() {
             let refused = |e: String| RecordError {

@@ -6,6 +6,24 @@ use super::history::DisplayNames;
 use crate::db::table_history::SeatLine;
 use crate::rules::Rank;
 
+/// A score change as shown, with its sign: "+3", "-3", "0"; nothing for a casual game.
+fn delta_text(change: Option<i32>) -> String {
+    match change {
+        Some(d) if d > 0 => format!("+{d}"),
+        Some(d) => d.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The class that colours a score change.
+fn delta_class(change: Option<i32>) -> &'static str {
+    match change {
+        Some(d) if d > 0 => "up",
+        Some(d) if d < 0 => "down",
+        _ => "",
+    }
+}
+
 /// A player as a history row shows them: name and rank at the time of the game.
 pub struct Side {
     pub name: String,
@@ -22,19 +40,11 @@ pub struct Side {
 impl Side {
     /// The score change as shown, with its sign: "+3", "-3", "0".
     pub fn delta_text(&self) -> String {
-        match self.score_change {
-            Some(d) if d > 0 => format!("+{d}"),
-            Some(d) => d.to_string(),
-            None => String::new(),
-        }
+        delta_text(self.score_change)
     }
 
     pub fn delta_class(&self) -> &'static str {
-        match self.score_change {
-            Some(d) if d > 0 => "up",
-            Some(d) if d < 0 => "down",
-            _ => "",
-        }
+        delta_class(self.score_change)
     }
 
     /// The name a row gives the player: the display name, else the login name.
@@ -59,19 +69,11 @@ pub struct TableSide {
 
 impl TableSide {
     pub fn delta_text(&self) -> String {
-        match self.score_change {
-            Some(d) if d > 0 => format!("+{d}"),
-            Some(d) => d.to_string(),
-            None => String::new(),
-        }
+        delta_text(self.score_change)
     }
 
     pub fn delta_class(&self) -> &'static str {
-        match self.score_change {
-            Some(d) if d > 0 => "up",
-            Some(d) if d < 0 => "down",
-            _ => "",
-        }
+        delta_class(self.score_change)
     }
 
     pub fn shown_name(&self) -> &str {

@@ -13,7 +13,6 @@ use crate::record::{Claimed, SiguoRecord, apply_siguo_action, parse_siguo_action
 use crate::rules::delta::route;
 use crate::rules::hidden_game::{EventView, HiddenGame, Sight, Step, cell};
 use crate::rules::siguo::{FourPlayer, Station};
-use crate::rules::{Options, Variant};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -78,15 +77,7 @@ pub fn replay(row: &GameRow, actions: &[ActionRow]) -> Result<Built, AppError> {
     let record = stored(row, actions)?;
     let t = &record.table;
     let pos = record.start_position().map_err(AppError::internal)?;
-    let mut game = HiddenGame::new(
-        Variant::Siguo,
-        Options::default(),
-        t.options.alliance,
-        pos,
-        &t.seated,
-        record.first,
-    )
-    .with_allies_visible(t.options.allies_visible);
+    let mut game = record.game_at(pos);
     let mut before = board(&game);
     let start: Vec<Value> = (before.iter())
         .map(|(at, c)| {

@@ -329,6 +329,16 @@ test('the sheets a table message asks for: a draw offer with who agreed, and the
     // (the computers answer offers at once and never drop out). The page's answers to
     // those are kept and acknowledged here.
     const sent = [];
+    /** Wakes a wait for the page's next answer. */
+    let answered = () => {};
+    /** Waits until the page has sent `n` answers (failing after 20 s). */
+    const answers = async (n) => {
+      const limit = Date.now() + 20000;
+      while (sent.length < n) {
+        assert.ok(Date.now() < limit, `the page sent ${sent.length} of ${n} answers`);
+        await new Promise((r) => { answered = r; setTimeout(r, 1000); });
+      }
+    };
     let toPage = null;
     let last = null;
     await page.routeWebSocket(/\/ws\/game\//, (ws) => {
@@ -338,6 +348,7 @@ test('the sheets a table message asks for: a draw offer with who agreed, and the
         const m = JSON.parse(String(text));
         if (['accept_draw', 'decline_draw', 'play_on'].includes(m.t)) {
           sent.push(m);
+          answered();
           ws.send(JSON.stringify({ t: 'ack', a: m.a, v: last ? last.v : 0 }));
           return;
         }
@@ -359,7 +370,7 @@ test('the sheets a table message asks for: a draw offer with who agreed, and the
     assert.equal(await page.locator('#draw-text').innerText(), '东方提出和棋');
     assert.equal(await page.locator('#draw-agreed li').innerText(), '西方已同意');
     await page.click('#accept-draw');
-    for (let i = 0; i < 100 && sent.length < 1; i++) await page.waitForTimeout(20);
+    await answers(1);
     assert.deepEqual(sent.map((m) => m.t), ['accept_draw']);
     // Agreed: the sheet stays with who agreed, without the answer buttons.
     toPage(as({ draw: { by: 'east', agreed: ['south', 'west'] } }));
@@ -370,7 +381,7 @@ test('the sheets a table message asks for: a draw offer with who agreed, and the
     toPage(as({ can: { play_on: true } }));
     await page.locator('#play-on-sheet').waitFor({ state: 'visible' });
     await page.click('#play-on-yes');
-    for (let i = 0; i < 100 && sent.length < 2; i++) await page.waitForTimeout(20);
+    await answers(2);
     assert.deepEqual(sent[1], { t: 'play_on', a: sent[1].a, d: { yes: true } });
     toPage(as({}));
     await page.locator('#play-on-sheet').waitFor({ state: 'hidden' });
