@@ -114,6 +114,8 @@
  * @property {TableStep} [last]
  * @property {string|null} result the winners joined by `+`, `draw` or `unscored`
  * @property {string|null} reason
+ * @property {string|null} commitment SHA-256 over every layout and a salt, from the start of play
+ * @property {string|null} hands_commitment 乱战: SHA-256 over the dealt hands and their salt, from the deal
  */
 
 /**

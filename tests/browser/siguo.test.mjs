@@ -7,8 +7,9 @@
 // still works for taps. (c) Two people at an open table: the second follows the invite
 // link with ?seat=east and sits there, both see each other, the creator seats the
 // computer and all get ready. (d) 不行动 counted n/5 on the card, the 5th asked first,
-// then the defeat shown; the computers play to the end and the replay steps from the
-// start, every layout named, to the end. (e) The draw sheet (who offered, who agreed, the answers) and
+// then the defeat shown, at a 乱战 table whose dealt hand is listed while deploying;
+// the computers play to the end, the browser checks the layouts and hands against
+// their commitments, and the replay steps from the start, every layout named, to the end. (e) The draw sheet (who offered, who agreed, the answers) and
 // the ally's "play on?", shown from table messages as the server sends them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,9 +19,9 @@ const suffix = () => Date.now().toString(36).slice(-5) + Math.floor(Math.random(
 const SEATS = ['south', 'east', 'north', 'west'];
 
 /** Opens a 人机 四国 table through the API and the page on it. */
-async function computerTable(page, alliance) {
+async function computerTable(page, alliance, more = {}) {
   const res = await page.request.post(`${BASE}/api/tables`, {
-    data: { seconds_per_action: 60, computer: 'easy', options: { alliance } },
+    data: { seconds_per_action: 60, computer: 'easy', options: { alliance, ...more } },
   });
   assert.equal(res.status(), 201, await res.text());
   const { id } = await res.json();
@@ -274,8 +275,14 @@ test('不行动 counts on the card, and the defeating 5th is asked first and the
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await register(page, `ss_${suffix()}`);
-    await computerTable(page, 'none');
+    await computerTable(page, 'none', { random_pieces: true });
     await page.locator('#act-deployed').waitFor({ state: 'visible' });
+    // 乱战: the hand dealt is listed, and it is what the area holds.
+    const hand = JSON.parse(await page.locator('#deploy-hand').getAttribute('data-hand'));
+    const placed = {};
+    for (const p of await pieces(page)) placed[p.piece] = (placed[p.piece] || 0) + 1;
+    assert.deepEqual(Object.fromEntries(Object.entries(hand).filter(([, n]) => n > 0).sort()), Object.fromEntries(Object.entries(placed).sort()));
+    assert.match(await page.locator('#deploy-hand').innerText(), /乱战发到的棋子：/);
     await page.click('#act-deployed');
     for (let n = 0; n < 5; n++) {
       await page.locator('#act-pass').waitFor({ state: 'visible', timeout: 20000 });
@@ -297,6 +304,8 @@ test('不行动 counts on the card, and the defeating 5th is asked first and the
     await page.locator('#result').waitFor({ state: 'visible', timeout: 120000 });
     const end = await pieces(page);
     await page.locator('#replay-bar').waitFor({ state: 'visible' });
+    // The browser checked the layouts and the dealt hands against their commitments.
+    await page.locator('#replay-verified[data-layouts="ok"][data-hands="ok"]').waitFor({ timeout: 20000 });
     await page.click('#replay-first');
     await page.waitForFunction(() => /^0 \/ \d+$/.test(document.getElementById('replay-at')?.textContent ?? ''));
     const total = Number((await page.locator('#replay-at').innerText()).split('/')[1]);

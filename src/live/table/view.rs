@@ -48,6 +48,11 @@ pub struct TableView {
     pub last: Option<EventView<FourPlayer>>,
     pub result: Option<String>,
     pub reason: Option<String>,
+    /// The SHA-256 commitment to every layout, published when play starts; the record
+    /// reveals the layouts and salt at the end, and anyone can check them (§5.3).
+    pub commitment: Option<String>,
+    /// 乱战: the commitment to the dealt hands, published when they are dealt.
+    pub hands_commitment: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -163,6 +168,8 @@ impl Table {
             last: None,
             result: None,
             reason: None,
+            commitment: None,
+            hands_commitment: None,
         };
         let game = match &self.phase {
             Phase::Playing(p) => Some(&p.game),
@@ -221,6 +228,7 @@ impl Table {
             }
             Phase::Deploying(d) => {
                 v.deadline_at = Some(d.deadline);
+                v.hands_commitment = d.hands.as_ref().map(|h| h.commitment.clone());
                 if let Some(s) = seated {
                     v.deploy = d.deployment.view(s);
                     v.can.deploy = !d.deployment.is_ready(s);
@@ -230,6 +238,8 @@ impl Table {
             }
             Phase::Playing(p) => {
                 let g = &p.game;
+                v.commitment = p.record.commitment.clone();
+                v.hands_commitment = p.record.hands.as_ref().map(|h| h.commitment.clone());
                 let sight = match (g.is_over(), seated.or(watching)) {
                     (true, _) => Sight::ALL,
                     (false, Some(s)) => g.sight(Watcher::Seat(s)),

@@ -50,17 +50,47 @@ export class TableBoard {
     this.handlers = [];
     /** @type {SVGElement|null} */
     this.routeLayer = null;
+    /** @type {SVGElement|null} */
+    this.leavingLayer = null;
     svg.setAttribute('viewBox', '0 0 ' + geo.width + ' ' + geo.width);
     svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
     const self = this;
-    svg.addEventListener('click', function (ev) {
-      const target = /** @type {Element|null} */ (ev.target);
-      const g = target && target.closest ? target.closest('[data-station]') : null;
-      if (!g || !svg.contains(g)) return;
-      const st = g.getAttribute('data-station');
+    // A tap is read from the pointer's own point, not from the click the browser makes
+    // of it: on a phone, Chromium moves a finger's click to a neighbouring target it
+    // finds likelier (tapping an empty camp next to one's own piece chose the piece,
+    // measured at 360 px where a station is 19 px). A press that moved is a pan.
+    /** @type {{id: number, x: number, y: number}|null} */
+    let down = null;
+    svg.addEventListener('pointerdown', function (ev) {
+      down = ev.isPrimary ? { id: ev.pointerId, x: ev.clientX, y: ev.clientY } : null;
+    });
+    svg.addEventListener('pointercancel', function () { down = null; });
+    svg.addEventListener('pointerup', function (ev) {
+      const d = down;
+      down = null;
+      if (!d || d.id !== ev.pointerId || Math.hypot(ev.clientX - d.x, ev.clientY - d.y) > 10) return;
+      const st = self.stationAt(ev.clientX, ev.clientY);
       if (st) for (const cb of self.handlers) cb(st);
     });
     this.draw();
+  }
+
+  /**
+   * The station whose tap target holds a point of the screen, if any.
+   * @param {number} x
+   * @param {number} y
+   * @returns {string|null}
+   */
+  stationAt(x, y) {
+    const m = this.svg.getScreenCTM();
+    if (!m) return null;
+    const p = new DOMPoint(x, y).matrixTransform(m.inverse());
+    for (const name of Object.keys(this.geo.stations)) {
+      const at = this.geo.at(name);
+      const half = (this.geo.stations[name].kind === 'center' ? 1.5 : 1) * UNIT / 2;
+      if (Math.abs(p.x - at.x) <= half && Math.abs(p.y - at.y) <= half) return name;
+    }
+    return null;
   }
 
   /** @param {(station: string) => void} cb */
@@ -109,6 +139,29 @@ export class TableBoard {
       const hit = s.kind === 'center' ? 1.5 * UNIT : UNIT;
       svgEl('rect', { class: 'hit', x: -hit / 2, y: -hit / 2, width: hit, height: hit, fill: 'transparent' }, g);
       this.groups[name] = g;
+    }
+    // Above the pieces: a defeated army's pieces fading as they leave (`leave`).
+    this.leavingLayer = svgEl('g', { class: 'leaving-layer', 'aria-hidden': 'true' }, svg);
+  }
+
+  /**
+   * A defeated army's pieces leave the board (RULES §5.4.2): each is drawn once more
+   * where it stood and fades out, so the players see whose army went and from where.
+   * They are not pieces of the board: nothing counts or taps them.
+   * @param {{at: string, cell: TablePiece}[]} gone
+   */
+  leave(gone) {
+    const layer = this.leavingLayer;
+    if (!layer) return;
+    for (const { at, cell } of gone) {
+      if (!this.geo.stations[at]) continue;
+      const p = this.geo.at(at);
+      const g = svgEl('g', { class: 'leaving', transform: 'translate(' + p.x + ' ' + p.y + ')' }, layer);
+      this.drawPiece(g, cell, false, 'ghost');
+      const done = function () { if (g.parentNode) g.parentNode.removeChild(g); };
+      g.addEventListener('animationend', done);
+      // Where animations do not run (reduced motion, a hidden tab), the ghost still goes.
+      setTimeout(done, 1500);
     }
   }
 
@@ -172,13 +225,14 @@ export class TableBoard {
    * @param {SVGElement} g
    * @param {TablePiece} cell
    * @param {boolean} ours
+   * @param {string} [base] the class that makes it a piece of the board, or a ghost leaving it
    */
-  drawPiece(g, cell, ours) {
+  drawPiece(g, cell, ours, base) {
     const across = this.geo.across(cell.seat);
     const w = across ? TILE_LONG : TILE_SHORT;
     const h = across ? TILE_SHORT : TILE_LONG;
     const piece = svgEl('g', {
-      class: 'piece army-' + cell.seat + (cell.piece ? ' is-named' : ' is-back') + (cell.face === 'up' ? ' is-shown' : ''),
+      class: (base || 'piece') + ' army-' + cell.seat + (cell.piece ? ' is-named' : ' is-back') + (cell.face === 'up' ? ' is-shown' : ''),
       'data-seat': cell.seat,
       'data-face': cell.face,
       'data-piece': cell.piece || null,

@@ -14,6 +14,8 @@ import { Geometry, squareOf } from './geometry.js';
 import { renderOpen, wireOpen } from './open.js';
 import { renderResult } from './result.js';
 import { renderReplayBar, replayCaption, replayCells, replayRoute, replaying, wireReplay } from './replay.js';
+import { verifyOnce } from './verify.js';
+import { renderHand } from './hand.js';
 import {
   deployingNow, movesFrom, mySeat, readServerClock, seatCard, serverNow, store, team, viewerSeat,
 } from './state.js';
@@ -92,6 +94,7 @@ function onMessage(msg) {
     store.version = msg.v;
     store.awaiting = false;
     if (before && before.phase !== msg.d.phase) withdraw();
+    if (board && before) board.leave(leavingPieces(before, msg.d));
     if (store.selected && !stillChoosable(store.selected)) store.selected = null;
     const sit = renderOpen();
     if (sit) command('sit', { seat: sit }).catch(function () {});
@@ -100,6 +103,26 @@ function onMessage(msg) {
     const d = msg.d || {};
     toast(refusalText(String(d.code || 'error'), String(d.message || '')), 'error');
   }
+}
+
+/**
+ * The pieces of the seats this message newly shows defeated (by a step, a resignation,
+ * a timeout or leaving) that are gone from the board, as the viewer saw them before.
+ * @param {import('../table_messages.js').Table} before
+ * @param {import('../table_messages.js').Table} now
+ */
+function leavingPieces(before, now) {
+  /** @type {Set<string>} */
+  const fallen = new Set();
+  for (const c of now.seats) {
+    const was = before.seats.find(function (b) { return b.seat === c.seat; });
+    if (c.state === 'defeated' && was && was.state !== 'defeated') fallen.add(c.seat);
+  }
+  if (!fallen.size) return [];
+  const stays = new Set(now.board.filter(function (c) { return fallen.has(c.seat); }).map(function (c) { return c.at; }));
+  return before.board.filter(function (c) { return fallen.has(c.seat) && !stays.has(c.at); }).map(function (c) {
+    return { at: c.at, cell: c.piece ? { seat: c.seat, face: c.face, piece: c.piece } : { seat: c.seat, face: c.face } };
+  });
 }
 
 /** @param {string} station */
@@ -217,8 +240,11 @@ function render() {
   renderBoard();
   renderCards();
   renderActions();
+  renderHand();
   renderResult();
-  renderReplayBar(!!store.table && store.table.phase === 'over');
+  const over = !!store.table && store.table.phase === 'over';
+  renderReplayBar(over);
+  if (over && store.table) verifyOnce(store.gameId, store.table);
 }
 
 wireCards({
