@@ -46,6 +46,7 @@
  * @property {'flag_taken'|'no_moves'|'timeouts'|'resigned'|'escaped'|null} defeat
  * @property {boolean|null} won
  * @property {number|null} score
+ * @property {string|null} score_row at the end, the row of RULES §5.7 that gave the score
  */
 
 /**

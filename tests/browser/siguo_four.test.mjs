@@ -188,6 +188,11 @@ test('four browsers, one a phone, play a 对家 table to the defeat of an allian
       const word = await p.page.locator('#result-word').innerText();
       assert.ok(word.length > 0, `${p.seat} is told the result`);
       assert.equal(await p.page.locator('#result-scores li').count(), 4, `${p.seat} sees every seat's score`);
+      // The row of the score table that applied: the winners +u, the losers −u.
+      const rows = await p.page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#result-scores li')]
+        .map((li) => [li.dataset.seat, li.querySelector('.tp-score-row')?.dataset.row])));
+      assert.deepEqual(rows, { south: 'loss', east: 'win', north: 'loss', west: 'win' }, `${p.seat}: the rows that scored`);
+      assert.match(await p.page.locator('#result-scores li[data-seat="east"] .tp-score-row').innerText(), /胜方 \+u/);
     }
 
     // The truth: the replay, after the end, names every piece of every step.

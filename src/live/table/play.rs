@@ -45,6 +45,11 @@ fn illegal(e: impl std::fmt::Display) -> ErrorBody {
 
 /// Each seat's score change at the end (§5.7), `None` when unscored.
 pub(super) fn scores_of(p: &Playing) -> Option<[i32; 4]> {
+    rows_of(p).map(|rows| rows.map(|(n, _)| n))
+}
+
+/// Each seat's score change at the end with the row of §5.7 that gave it.
+pub(super) fn rows_of(p: &Playing) -> Option<[(i32, scoring::Row); 4]> {
     let g = &p.game;
     let seated = Seat4::ALL.map(|s| p.record.table.seated.contains(&s));
     let ends = Seat4::ALL.map(|s| scoring::SeatEnd {
@@ -54,7 +59,7 @@ pub(super) fn scores_of(p: &Playing) -> Option<[i32; 4]> {
         // defeat is spared).
         tuoguan_at_end: g.in_tuoguan(s),
     });
-    Facts::of(g, ends, seated).and_then(|f| scoring::score(&f))
+    Facts::of(g, ends, seated).and_then(|f| scoring::score_rows(&f))
 }
 
 impl Table {

@@ -81,6 +81,9 @@ pub struct SeatCard {
     pub defeat: Option<&'static str>,
     pub won: Option<bool>,
     pub score: Option<i32>,
+    /// At the end: the row of §5.7's table that gave `score` (`win`, `loss`,
+    /// `short_win`, `escaped`, `ally_left`, `declined_play_on`, …).
+    pub score_row: Option<&'static str>,
 }
 
 /// What the viewer may do now; the server refuses anything else.
@@ -191,6 +194,7 @@ impl Table {
                 defeat: None,
                 won: None,
                 score: None,
+                score_row: None,
             };
             if let Phase::Deploying(d) = &self.phase {
                 card.ready = d.deployment.is_ready(seat);
@@ -213,6 +217,9 @@ impl Table {
             }
             if let Phase::Playing(p) = &self.phase {
                 card.score = p.scores.map(|s| s[i]);
+                if p.game.is_over() && sitter.is_some() {
+                    card.score_row = super::play::rows_of(p).map(|r| r[i].1.name());
+                }
             }
             v.seats.push(card);
         }

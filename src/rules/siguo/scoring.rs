@@ -50,9 +50,57 @@ impl Facts {
     }
 }
 
+/// The row of §5.7's table that gave a seat its score change, so that the end can
+/// say why (the overrides of §5.7.1 included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    /// Not seated (the fourth seat of 三国).
+    Empty,
+    /// Left for good or in 托管 at the end: −2u whatever the result.
+    Escaped,
+    /// A draw: nobody scores in team modes.
+    Draw,
+    /// A 混战 draw for a seat already defeated: −u.
+    DrawDefeated,
+    /// A win within the first 40 steps: 0.
+    ShortWin,
+    /// A team win: +u.
+    Win,
+    /// The last seat of 混战 / 三国: +u for each other seat that started.
+    FreeWin,
+    /// The ally who would not play on after 断线托管: 0.
+    DeclinedPlayOn,
+    /// The partner of a seat that left for good: 0 instead of −u.
+    AllyLeft,
+    /// A loss: −u.
+    Loss,
+}
+
+impl Row {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Row::Empty => "empty",
+            Row::Escaped => "escaped",
+            Row::Draw => "draw",
+            Row::DrawDefeated => "draw_defeated",
+            Row::ShortWin => "short_win",
+            Row::Win => "win",
+            Row::FreeWin => "free_win",
+            Row::DeclinedPlayOn => "declined_play_on",
+            Row::AllyLeft => "ally_left",
+            Row::Loss => "loss",
+        }
+    }
+}
+
 /// Each seat's score change, or `None` when the game is not scored (all four in 托管,
 /// §5.5.3). Seats that did not sit down get 0.
 pub fn score(f: &Facts) -> Option<[i32; 4]> {
+    score_rows(f).map(|rows| rows.map(|(n, _)| n))
+}
+
+/// Each seat's score change with the row of §5.7 it comes from; `None` when unscored.
+pub fn score_rows(f: &Facts) -> Option<[(i32, Row); 4]> {
     let u = UNIT;
     let short = f.steps <= SHORT_GAME_STEPS;
     let winners = match f.ending {
@@ -67,27 +115,31 @@ pub fn score(f: &Facts) -> Option<[i32; 4]> {
     };
     let started = f.seated.iter().filter(|&&s| s).count() as i32;
     let team = f.alliance != Alliance::None;
-    let mut out = [0; 4];
+    let mut out = [(0, Row::Empty); 4];
     for s in Seat4::ALL {
         let i = s.index();
         if !f.seated[i] {
             continue;
         }
         out[i] = if penalised(s) {
-            -2 * u
+            (-2 * u, Row::Escaped)
         } else if winners.is_none() {
             // A draw: in team modes nobody scores; in 混战 the seats already defeated
             // lose their unit (§5.7.2).
-            if !team && f.defeated[i] { -u } else { 0 }
+            if !team && f.defeated[i] {
+                (-u, Row::DrawDefeated)
+            } else {
+                (0, Row::Draw)
+            }
         } else if won(s) {
             match (short, team) {
-                (true, _) => 0,
-                (false, true) => u,
-                (false, false) => u * (started - 1),
+                (true, _) => (0, Row::ShortWin),
+                (false, true) => (u, Row::Win),
+                (false, false) => (u * (started - 1), Row::FreeWin),
             }
         } else if matches!(f.ending, Ending::PlayOnDeclined { .. }) {
             // The ally who would not play on after 断线托管 pays nothing (§5.7.1).
-            0
+            (0, Row::DeclinedPlayOn)
         } else if team
             && Seat4::ALL.into_iter().any(|a| {
                 a != s
@@ -97,9 +149,9 @@ pub fn score(f: &Facts) -> Option<[i32; 4]> {
             })
         {
             // An ally left the game: its partner does not pay for the loss (§5.7.1).
-            0
+            (0, Row::AllyLeft)
         } else {
-            -u
+            (-u, Row::Loss)
         };
     }
     Some(out)
@@ -195,5 +247,33 @@ mod tests {
         );
         f.seats[0].exited = true;
         assert_eq!(score(&f), Some([-4, 0, -2, 0]), "an escaper −2u");
+        let rows = score_rows(&f).unwrap().map(|(_, r)| r);
+        assert_eq!(
+            rows,
+            [Row::Escaped, Row::Draw, Row::DrawDefeated, Row::Empty],
+            "the rows that applied"
+        );
+    }
+
+    #[test]
+    fn each_seat_is_told_the_row_that_scored_it() {
+        let mut f = facts(SOUTH_NORTH, 100);
+        f.seats[1].exited = true;
+        let rows = score_rows(&f).unwrap().map(|(_, r)| r);
+        assert_eq!(rows, [Row::Win, Row::Escaped, Row::Win, Row::AllyLeft]);
+        let rows = score_rows(&facts(SOUTH_NORTH, 40)).unwrap().map(|(_, r)| r);
+        assert_eq!(rows, [Row::ShortWin, Row::Loss, Row::ShortWin, Row::Loss]);
+        let mut f = facts(Ending::PlayOnDeclined { winners: 0b1010 }, 100);
+        f.seats[0].tuoguan_at_end = true;
+        let rows = score_rows(&f).unwrap().map(|(_, r)| r);
+        assert_eq!(
+            rows,
+            [Row::Escaped, Row::Win, Row::DeclinedPlayOn, Row::Win]
+        );
+        let mut f = facts(Ending::Won { winners: 0b0010 }, 100);
+        f.alliance = Alliance::None;
+        f.seated = [true, true, true, false];
+        let rows = score_rows(&f).unwrap().map(|(_, r)| r);
+        assert_eq!(rows, [Row::Loss, Row::FreeWin, Row::Loss, Row::Empty]);
     }
 }

@@ -4,7 +4,7 @@ import { byId, el } from '../dom.js';
 import { signed, t } from '../i18n.js';
 import { SEATS } from './geometry.js';
 import { mySeat, seatCard, store } from './state.js';
-import { defeatWord, endReason, seatLetter, seatWord } from './words.js';
+import { defeatWord, endReason, scoreRowWord, seatLetter, seatWord } from './words.js';
 
 const els = {
   panel: byId('result'),
@@ -51,6 +51,7 @@ export function renderResult() {
       el('span', { class: 'tp-score-name', text: name }),
       el('span', { class: 'tp-score-won', text: won + why }),
       el('span', { class: 'tp-score-num', text: typeof c.score === 'number' ? signed(c.score) : '—' }),
+      el('span', { class: 'tp-score-row', dataset: { row: c.score_row || '' }, text: scoreRowWord(c.score_row) }),
     ]);
   }));
 }

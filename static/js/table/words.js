@@ -60,6 +60,26 @@ export function defeatWord(defeat) {
 }
 
 /**
+ * The row of the score table (RULES §5.7) that gave a seat its score, as the server
+ * names it; u is the unit (2 points).
+ * @param {string|null|undefined} row
+ */
+export function scoreRowWord(row) {
+  switch (row) {
+    case 'win': return t('胜方 +u', 'winning side +u');
+    case 'free_win': return t('混战最后一方：每个对手 +u', 'last seat standing: +u per opponent');
+    case 'short_win': return t('40 步内结束，胜方不得分', 'over within 40 steps: no gain');
+    case 'loss': return t('负方 −u', 'losing side −u');
+    case 'escaped': return t('逃跑或托管至终局 −2u', 'left or in auto-play at the end −2u');
+    case 'ally_left': return t('对家托管退出，不扣分', 'ally left the game: no loss');
+    case 'declined_play_on': return t('对家断线后不续玩，不扣分', 'chose not to play on: no loss');
+    case 'draw': return t('和棋 0', 'draw 0');
+    case 'draw_defeated': return t('混战和棋，已出局 −u', 'draw, already out −u');
+    default: return '';
+  }
+}
+
+/**
  * Why the game ended.
  * @param {string|null|undefined} reason
  */
