@@ -465,6 +465,11 @@ async fn a_rated_table_scores_on_the_siguo_ladder_and_profiles(db: TestDb) {
         .map(|i| d["seats"][i]["score"].as_i64().unwrap())
         .collect();
     assert_eq!(scores, [2, -4, 2, 0], "{d}");
+    // Each seat is told the row of §5.7 that scored it.
+    let rows: Vec<&str> = (0..4)
+        .map(|i| d["seats"][i]["score_row"].as_str().unwrap())
+        .collect();
+    assert_eq!(rows, ["win", "escaped", "win", "declined_play_on"], "{d}");
     // The 四国 ladder and each profile's 四国 tab carry the scores; the two-player
     // standings are untouched.
     let mut anon = h.client();
