@@ -153,6 +153,11 @@ test('one person against three computers deploys and plays by clicking the lit m
       assert.match(await page.locator('#card-bottom .sc-tags').innerText(), /已托管 1 次/);
     }
     assert.equal(await page.locator('#result .btn[href="/"]').count(), 1, 'the end links back to the lobby');
+    // The sound switch is the two-player page's: it toggles and is remembered.
+    const pressed = await page.locator('#mute').getAttribute('aria-pressed');
+    await page.click('#mute');
+    assert.notEqual(await page.locator('#mute').getAttribute('aria-pressed'), pressed);
+    assert.equal(await page.evaluate(() => localStorage.getItem('junqi.muted')), pressed === 'true' ? '0' : '1');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

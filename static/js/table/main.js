@@ -16,6 +16,7 @@ import { renderResult } from './result.js';
 import { renderReplayBar, replayCaption, replayCells, replayRoute, replaying, wireReplay } from './replay.js';
 import { verifyOnce } from './verify.js';
 import { renderHand } from './hand.js';
+import { soundFor, wireMute } from './sounds.js';
 import {
   deployingNow, movesFrom, mySeat, readServerClock, seatCard, serverNow, store, team, viewerSeat,
 } from './state.js';
@@ -95,6 +96,7 @@ function onMessage(msg) {
     store.awaiting = false;
     if (before && before.phase !== msg.d.phase) withdraw();
     if (board && before) board.leave(leavingPieces(before, msg.d));
+    soundFor(before, msg.d);
     if (store.selected && !stillChoosable(store.selected)) store.selected = null;
     const sit = renderOpen();
     if (sit) command('sit', { seat: sit }).catch(function () {});
@@ -253,6 +255,7 @@ wireCards({
 });
 wireActions(command);
 wireOpen();
+wireMute();
 wireReplay(store.gameId, render);
 els.viewSeat.addEventListener('change', function () {
   store.watchFrom = /** @type {Seat4} */ (els.viewSeat.value);
