@@ -151,6 +151,9 @@ test('one person against three computers deploys and plays by clicking the lit m
       await page.click('#act-untuoguan');
       await page.locator('#act-tuoguan').waitFor({ state: 'visible' });
       assert.match(await page.locator('#card-bottom .sc-tags').innerText(), /已托管 1 次/);
+      // Both changes are in the log.
+      const log = await page.locator('#table-log li[data-kind="tuoguan"]').allInnerTexts();
+      assert.deepEqual(log, ['南方进入手动托管（第 1 次）', '南方取消托管']);
     }
     assert.equal(await page.locator('#result .btn[href="/"]').count(), 1, 'the end links back to the lobby');
     // The sound switch is the two-player page's: it toggles and is remembered.

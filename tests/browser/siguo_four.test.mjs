@@ -184,6 +184,11 @@ test('four browsers, one a phone, play a 对家 table to the defeat of an allian
       await press(north, '#confirm-ok');
     }
     for (const p of players) await p.page.locator('#result').waitFor({ state: 'visible', timeout: 20000 });
+    // The log on each page: every step it saw, and the resignation.
+    for (const p of players) {
+      assert.ok(await p.page.locator('#table-log li[data-kind="step"]').count() >= 44, `${p.seat}'s log has the steps`);
+      assert.match(await p.page.locator('#table-log li[data-kind="defeat"][data-seat="south"]').innerText(), /南方出局：认输/);
+    }
     for (const p of players) {
       const word = await p.page.locator('#result-word').innerText();
       assert.ok(word.length > 0, `${p.seat} is told the result`);

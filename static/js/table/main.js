@@ -17,6 +17,7 @@ import { renderReplayBar, replayCaption, replayCells, replayRoute, replaying, wi
 import { verifyOnce } from './verify.js';
 import { renderHand } from './hand.js';
 import { soundFor, wireMute } from './sounds.js';
+import { logChanges } from './log.js';
 import {
   deployingNow, movesFrom, mySeat, readServerClock, seatCard, serverNow, store, team, viewerSeat,
 } from './state.js';
@@ -97,6 +98,7 @@ function onMessage(msg) {
     if (before && before.phase !== msg.d.phase) withdraw();
     if (board && before) board.leave(leavingPieces(before, msg.d));
     soundFor(before, msg.d);
+    logChanges(before, msg.d);
     if (store.selected && !stillChoosable(store.selected)) store.selected = null;
     const sit = renderOpen();
     if (sit) command('sit', { seat: sit }).catch(function () {});
