@@ -69,6 +69,9 @@ pub enum Cmd {
         since: Option<u64>,
         out: Outbox,
         reply: oneshot::Sender<u64>,
+        /// Set by the game while `user` holds one of its seats (the frame budgets charge
+        /// a seated player's frames to the account alone).
+        seated: Arc<std::sync::atomic::AtomicBool>,
     },
     Disconnect {
         conn: u64,

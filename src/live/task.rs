@@ -197,6 +197,7 @@ impl Task {
                 since,
                 out,
                 reply,
+                ..
             } => {
                 let conn = self.hub.next_conn_id();
                 let here =

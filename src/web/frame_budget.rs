@@ -22,6 +22,7 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::{Quota, RateLimiter};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -76,6 +77,11 @@ pub struct Charge<C: Clock = DefaultClock> {
     budgets: Arc<FrameBudgets<C>>,
     address: Option<IpAddr>,
     player: Option<i64>,
+    /// Set while the socket's user holds a seat of its game, which may begin after the
+    /// socket opened (a 四国 table's seats are taken over the socket): its frames are
+    /// then charged to the account alone. Four friends behind one address at one table
+    /// spent the address's budget in about 320 steps without it.
+    seated: Arc<AtomicBool>,
 }
 
 impl<C: Clock + Clone> FrameBudgets<C> {
@@ -109,8 +115,9 @@ impl<C: Clock + Clone> FrameBudgets<C> {
         self.sweep();
         let charge = Charge {
             budgets: self.clone(),
-            address: address.filter(|_| !own_game).map(address_key),
+            address: address.map(address_key),
             player,
+            seated: Arc::new(AtomicBool::new(own_game)),
         };
         if !own_game && let Err((_, wait)) = charge.take() {
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
@@ -140,12 +147,21 @@ impl<C: Clock + Clone> FrameBudgets<C> {
 }
 
 impl<C: Clock> Charge<C> {
+    /// The flag the game sets while the socket's user holds a seat.
+    pub fn seated(&self) -> Arc<AtomicBool> {
+        self.seated.clone()
+    }
+
     /// Counts one frame; when a budget is spent, which one and how long until it has
     /// room again (and then nothing is counted against the address's budget for it,
     /// if it was the account's that was spent, that counted already).
     pub fn take(&self) -> Result<(), (Spent, Duration)> {
         let b = &self.budgets;
-        if let Some(a) = &self.address {
+        if let Some(a) = self
+            .address
+            .filter(|_| !self.seated.load(Ordering::Relaxed))
+        {
+            let a = &a;
             b.address
                 .check_key(a)
                 .map_err(|n| (Spent::Address, n.wait_time_from(b.clock.now())))?;
@@ -246,6 +262,23 @@ mod tests {
         assert_eq!(taken, PLAYER_BURST);
         let e = b.open(ip(30), Some(8), false).err().unwrap();
         assert_eq!(e.code(), "rate_limited");
+    }
+
+    #[test]
+    fn a_seat_taken_over_the_socket_moves_its_frames_to_the_account() {
+        let (b, _clock) = budgets();
+        // Opened before sitting down, as a 四国 table's seats are taken: the address
+        // pays, and a neighbour behind the same address flooding spends it.
+        let socket = b.open(ip(1), Some(7), false).unwrap();
+        let flood = b.open(ip(1), None, false).unwrap();
+        while flood.take().is_ok() {}
+        assert_eq!(socket.take().unwrap_err().0, Spent::Address);
+        // Seated: the game sets the flag, and the player's frames go through on the
+        // account's budget; stood up again, the address pays again.
+        socket.seated().store(true, Ordering::Relaxed);
+        socket.take().expect("a seated player's frame");
+        socket.seated().store(false, Ordering::Relaxed);
+        assert_eq!(socket.take().unwrap_err().0, Spent::Address);
     }
 
     #[test]

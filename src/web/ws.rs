@@ -118,6 +118,7 @@ pub async fn game_socket(
         since: since.v,
         out,
         reply,
+        seated: shared.seated(),
     };
     // The task may have stopped since it was asked (see `is_player`): the command comes
     // back, for a new one.

@@ -91,6 +91,8 @@ pub(super) struct Conn {
     pub out: Outbox,
     /// The seat a spectator sits behind (`behind`), if it chose one.
     pub behind: Option<Seat4>,
+    /// Kept set while the user holds a seat (see `Cmd::Connect`).
+    pub seated: Arc<std::sync::atomic::AtomicBool>,
 }
 
 pub(super) struct Table {
@@ -160,7 +162,11 @@ impl Table {
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Connect {
-                user, out, reply, ..
+                user,
+                out,
+                reply,
+                seated,
+                ..
             } => {
                 let conn = self.hub.next_conn_id();
                 self.conns.insert(
@@ -169,6 +175,7 @@ impl Table {
                         user,
                         out,
                         behind: None,
+                        seated,
                     },
                 );
                 let _ = reply.send(conn);
@@ -288,6 +295,8 @@ impl Table {
         let mut frames: HashMap<Cut, bytestring::ByteString> = HashMap::new();
         for (&id, c) in &self.conns {
             let you = self.seat_of_user(c.user);
+            c.seated
+                .store(you.is_some(), std::sync::atomic::Ordering::Relaxed);
             let sight = self.sight_of(id);
             let frame = frames.entry((you, sight)).or_insert_with(|| {
                 ServerMsg::Table {
