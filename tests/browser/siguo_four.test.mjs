@@ -177,6 +177,7 @@ test('four browsers, one a phone, play a 对家 table to the defeat of an allian
       }
       for (const q of [east, north, west]) boards.push({ viewer: q.seat, board: await drawn(q.page), defeated: false });
       assert.equal(await south.page.locator('#act-resign').isVisible(), false, 'a defeated seat has nothing to resign');
+      assert.ok(await south.page.locator('#out-leave').isVisible(), 'the defeated may leave, or stay to watch');
       // North resigns too, and the alliance has fallen.
       v = await version(north.page);
       await press(north, '#act-resign');

@@ -34,6 +34,7 @@ const els = {
   svg: /** @type {SVGSVGElement} */ (/** @type {unknown} */ (byId('board'))),
   viewChoice: byId('view-choice'),
   viewSeat: /** @type {HTMLSelectElement} */ (byId('view-seat')),
+  outLeave: byId('out-leave'),
 };
 
 /** @type {Geometry|null} */
@@ -237,6 +238,10 @@ function renderTop() {
   els.caption.hidden = !text;
   els.caption.textContent = text;
   els.viewChoice.hidden = !tb || !!mySeat();
+  // Out of the game while it runs: stay to watch (with the ally's pieces, §5.4.2) or go.
+  const me = mySeat();
+  const card = me ? seatCard(me) : null;
+  els.outLeave.hidden = !(tb && tb.phase === 'playing' && card && card.state === 'defeated');
 }
 
 function render() {
