@@ -21,6 +21,7 @@ mod guest;
 mod head;
 mod headers;
 mod history;
+mod history_filters;
 mod history_sides;
 mod i18n;
 mod ladder;
