@@ -33,6 +33,8 @@ mod profile;
 mod rate_clock;
 mod reason_text;
 mod reserved_names;
+mod rules_diagrams;
+mod rules_facts;
 pub mod server;
 pub mod sessions;
 mod social;
