@@ -281,6 +281,7 @@ pub fn run(pool: &Pool, players: u64, game_count: u64, seed: u64) -> Result<Seed
                 score_before_south: game.score_before_south,
                 score_before_north: game.score_before_north,
                 colour_south: game.colour_south.clone(),
+                alliance: None,
             },
             south_name: Some(names[a].clone()),
             north_name: Some(names[b].clone()),

@@ -503,6 +503,14 @@ async fn a_rated_table_scores_on_the_siguo_ladder_and_profiles(db: TestDb) {
     }
     let flip = anon.get("/games?variant=flip").await;
     assert!(!flip.text.contains(&f.id), "a table is not a flip game");
+    // The table's end stored its mode: the 对家 list has it, the 并肩 list does not.
+    assert!(row.contains(r#"data-alliance="opposite""#), "{row}");
+    let mode = anon.get("/games?variant=siguo&alliance=opposite").await;
+    assert!(mode.text.contains(&f.id));
+    let other = anon
+        .get("/@/ann/games?variant=siguo&alliance=adjacent")
+        .await;
+    assert!(!other.text.contains(&f.id), "{}", other.text);
     let own = anon.get("/@/bob/games").await;
     assert!(
         row_of(&own.text, &f.id).contains(r#"data-outcome="loss""#),

@@ -49,6 +49,9 @@ pub struct Finished {
     pub score_before_south: Option<i64>,
     pub score_before_north: Option<i64>,
     pub colour_south: Option<String>,
+    /// A 四国 table's alliance mode (`opposite`, `adjacent`, `none`); `None` for a
+    /// two-player game.
+    pub alliance: Option<String>,
 }
 
 /// A finished game with its players' usernames.
@@ -94,6 +97,9 @@ pub struct Filter {
     /// `win`, `draw` or `loss` for `player`.
     pub outcome: Option<String>,
     pub reason: Option<String>,
+    /// A 四国 table's alliance mode. It picks 四国 tables by itself (only they have
+    /// one), so `variant` is then not asked of the index as well.
+    pub alliance: Option<String>,
 }
 
 /// A player's line in the history: their row of a finished game, with everything the
@@ -122,6 +128,7 @@ pub struct Line {
     pub score_before_south: Option<i64>,
     pub score_before_north: Option<i64>,
     pub colour_south: Option<String>,
+    pub alliance: Option<String>,
 }
 
 impl Line {
@@ -148,6 +155,7 @@ impl Line {
             score_before_south: g.score_before_south,
             score_before_north: g.score_before_north,
             colour_south: g.colour_south.clone(),
+            alliance: g.alliance.clone(),
         }
     }
 
@@ -169,6 +177,7 @@ impl Line {
                 score_before_south: self.score_before_south,
                 score_before_north: self.score_before_north,
                 colour_south: self.colour_south,
+                alliance: self.alliance,
             },
             south_name: self.south_name,
             north_name: self.north_name,
@@ -190,7 +199,11 @@ pub fn page(
     let mut q = games_with_names!()
         .filter(games::status.eq(FINISHED))
         .into_boxed();
-    if let Some(v) = &f.variant {
+    // One equality besides the status, so that the planner takes the index made for
+    // it (games_history_alliance or games_history_variant).
+    if let Some(a) = &f.alliance {
+        q = q.filter(games::alliance.eq(a.clone()));
+    } else if let Some(v) = &f.variant {
         q = q.filter(games::variant.eq(v.clone()));
     }
     if let Some(r) = &f.result {
@@ -240,6 +253,9 @@ fn player_page(
         .into_boxed();
     if let Some(v) = &f.variant {
         q = q.filter(game_players::variant.eq(v.clone()));
+    }
+    if let Some(a) = &f.alliance {
+        q = q.filter(game_players::alliance.eq(a.clone()));
     }
     if let Some(o) = &f.outcome {
         q = q.filter(game_players::outcome.eq(o.clone()));

@@ -60,6 +60,7 @@ diesel::table! {
         score_before_south -> Nullable<BigInt>,
         score_before_north -> Nullable<BigInt>,
         deployment -> Nullable<Text>,
+        alliance -> Nullable<Text>,
     }
 }
 
@@ -117,6 +118,7 @@ diesel::table! {
         score_before_south -> Nullable<BigInt>,
         score_before_north -> Nullable<BigInt>,
         colour_south -> Nullable<Text>,
+        alliance -> Nullable<Text>,
     }
 }
 

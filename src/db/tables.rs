@@ -6,6 +6,7 @@ use super::games::{FINISHED, GameRow, OPEN, RUNNING};
 use super::schema::{game_actions, game_seats, games, user_stats};
 use super::users::{self, GameResult};
 use super::{DbConn, DbError};
+use crate::rules::siguo::{Alliance, SiguoOptions};
 use diesel::prelude::*;
 
 /// The variant of every table's row in `games`.
@@ -347,6 +348,17 @@ pub fn add_action(
     Ok(())
 }
 
+/// The alliance mode of a table's stored options (`{"siguo": {...}, ...}`), which the
+/// history lists filter by: written beside the row when its game ends. Options stored
+/// without it (or a row of bare `{}`) play the default.
+pub fn alliance_of(options: &str) -> Alliance {
+    serde_json::from_str::<serde_json::Value>(options)
+        .ok()
+        .and_then(|v| serde_json::from_value::<SiguoOptions>(v.get("siguo")?.clone()).ok())
+        .unwrap_or_default()
+        .alliance
+}
+
 /// How one seat ended.
 pub struct SeatEnd {
     pub seat: &'static str,
@@ -387,6 +399,7 @@ pub fn end(c: &mut DbConn, id: &str, end: &TableEnd<'_>) -> Result<bool, DbError
                 games::steps.eq(end.steps),
                 games::ended_at.eq(end.ended_at),
                 games::deadline_at.eq(None::<i64>),
+                games::alliance.eq(alliance_of(&row.options).name()),
             ))
             .execute(c)?;
         for s in end.seats {

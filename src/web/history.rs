@@ -4,6 +4,8 @@
 
 use super::assets::filters;
 use super::auth::{Account, account, user_id, validate_username};
+pub(super) use super::history_filters::one_of;
+use super::history_filters::{HistoryQuery, ModeChip, Opt, alliance_words, options, query_string};
 use super::history_sides::Side;
 use super::i18n::Lang;
 use super::page_cache::{PageCache, serve};
@@ -16,7 +18,6 @@ use crate::rules::{EndReason, Rank};
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use askama::Template;
-use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -25,6 +26,10 @@ pub const HISTORY_PAGE: i64 = 50;
 pub struct HistoryRow {
     pub id: String,
     pub variant: String,
+    /// A 四国 table's mode (`opposite`, `adjacent`, `none`); empty otherwise.
+    pub alliance: String,
+    /// The mode in words (对家, 并肩, 混战), for the row's tag.
+    pub alliance_words: &'static str,
     pub rated: bool,
     /// South, then north.
     pub sides: [Option<Side>; 2],
@@ -185,6 +190,8 @@ fn row(listed: Listed, all: &RowNames, en: bool, from: FromSide) -> HistoryRow {
             en,
         ),
         reason: g.reason.clone().unwrap_or_default(),
+        alliance_words: alliance_words(g.alliance.as_deref().unwrap_or(""), en),
+        alliance: g.alliance.unwrap_or_default(),
         id: g.id,
         variant: g.variant,
         rated: g.rated,
@@ -193,69 +200,6 @@ fn row(listed: Listed, all: &RowNames, en: bool, from: FromSide) -> HistoryRow {
         steps: g.steps,
         date: date(g.ended_at),
     }
-}
-
-#[derive(Deserialize, Default)]
-pub struct HistoryQuery {
-    player: Option<String>,
-    variant: Option<String>,
-    result: Option<String>,
-    reason: Option<String>,
-    before: Option<String>,
-}
-
-impl HistoryQuery {
-    /// The page cache's key for `/games`: what the page reads of its query, checked as
-    /// the page checks it, so that unknown parameters and spellings of "none" share
-    /// one entry (and what the page would refuse is refused before the cache).
-    pub(super) fn cache_key(&self) -> Result<String, AppError> {
-        let reasons: Vec<&str> = EndReason::ALL.iter().map(|r| r.name()).collect();
-        let before = self.before.as_deref().filter(|b| !b.is_empty());
-        if before.is_some_and(|c| Cursor::decode(c).is_none()) {
-            return Err(AppError::BadRequest("bad page cursor".into()));
-        }
-        let read = (
-            one_of(&self.variant, &crate::rules::Variant::NAMES, "variant")?,
-            one_of(&self.result, &["south", "north", "draw"], "result")?,
-            one_of(&self.reason, &reasons, "reason")?,
-            before,
-            self.player.as_deref().filter(|p| !p.is_empty()),
-        );
-        Ok(format!("/games {read:?}"))
-    }
-}
-
-pub(super) fn one_of(
-    value: &Option<String>,
-    allowed: &[&str],
-    what: &str,
-) -> Result<Option<String>, AppError> {
-    match value.as_deref() {
-        None | Some("") => Ok(None),
-        Some(v) if allowed.contains(&v) => Ok(Some(v.to_string())),
-        Some(v) => Err(AppError::BadRequest(format!(
-            "unknown {what} {}",
-            crate::quote::quoted(v)
-        ))),
-    }
-}
-
-/// One choice of a filter's select box.
-pub struct Opt {
-    pub value: &'static str,
-    pub label: String,
-    pub selected: bool,
-}
-
-fn options(choices: &[(&'static str, &str, &str)], chosen: Option<&str>, en: bool) -> Vec<Opt> {
-    choices
-        .iter()
-        .map(|&(value, zh, english)| Opt {
-            value,
-            label: if en { english } else { zh }.to_string(),
-            selected: chosen == Some(value),
-        })
-        .collect()
 }
 
 #[derive(Template)]
@@ -268,34 +212,16 @@ struct GamesPage {
     owner: Option<String>,
     player: String,
     variants: Vec<Opt>,
+    /// The 四国 mode chips: only when 四国 is the variant chosen.
+    modes: Vec<ModeChip>,
+    /// The mode chosen, which the form carries on (empty for every mode).
+    alliance: String,
     results: Vec<Opt>,
     reasons: Vec<Opt>,
     rows: Vec<HistoryRow>,
     next: Option<String>,
     first: String,
     unknown_player: bool,
-}
-
-fn query_string(pairs: &[(&str, &str)]) -> String {
-    let parts: Vec<String> = pairs
-        .iter()
-        .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| format!("{k}={}", urlencode(v)))
-        .collect();
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!("?{}", parts.join("&"))
-    }
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 async fn history_page(
@@ -306,6 +232,7 @@ async fn history_page(
     q: HistoryQuery,
 ) -> Result<String, AppError> {
     let variant = one_of(&q.variant, &crate::rules::Variant::NAMES, "variant")?;
+    let alliance = super::history_filters::alliance(&q.alliance, variant.as_deref())?;
     let result = if owner.is_some() {
         one_of(&q.result, &["win", "draw", "loss"], "result")?
     } else {
@@ -320,8 +247,9 @@ async fn history_page(
         }
     };
     let player = owner.clone().or(q.player.clone()).filter(|p| !p.is_empty());
-    let (variant_f, result_f, reason_f, before_f, player_f, is_owner) = (
+    let (variant_f, alliance_f, result_f, reason_f, before_f, player_f, is_owner) = (
         variant.clone(),
+        alliance.clone(),
         result.clone(),
         reason.clone(),
         before.clone(),
@@ -339,6 +267,7 @@ async fn history_page(
         let filter = Filter {
             player: player_f.clone(),
             variant: variant_f,
+            alliance: alliance_f,
             result: if is_owner { None } else { result_f.clone() },
             outcome: if is_owner { result_f } else { None },
             reason: reason_f,
@@ -363,6 +292,25 @@ async fn history_page(
     }
     let unknown_player = found.is_none();
     let (found, names) = found.unwrap_or_default();
+    // The filters every link of the page keeps: the pager's, and the mode chips'
+    // (which put their own mode in place of the one chosen).
+    let listed_player = if owner.is_some() {
+        ""
+    } else {
+        player.as_deref().unwrap_or("")
+    };
+    let kept = [
+        ("player", listed_player),
+        ("variant", variant.as_deref().unwrap_or("")),
+        ("result", result.as_deref().unwrap_or("")),
+        ("reason", reason.as_deref().unwrap_or("")),
+    ];
+    let with_alliance = |extra: &[(&'static str, &str)]| {
+        let mut pairs = kept.to_vec();
+        pairs.push(("alliance", alliance.as_deref().unwrap_or("")));
+        pairs.extend_from_slice(extra);
+        query_string(&pairs)
+    };
     let next = (found.len() as i64 == HISTORY_PAGE).then(|| {
         let last = found.last().expect("a full page has a last row");
         let cursor = Cursor {
@@ -370,34 +318,14 @@ async fn history_page(
             id: last.game.id.clone(),
         }
         .encode();
-        query_string(&[
-            (
-                "player",
-                if owner.is_some() {
-                    ""
-                } else {
-                    player.as_deref().unwrap_or("")
-                },
-            ),
-            ("variant", variant.as_deref().unwrap_or("")),
-            ("result", result.as_deref().unwrap_or("")),
-            ("reason", reason.as_deref().unwrap_or("")),
-            ("before", &cursor),
-        ])
+        with_alliance(&[("before", &cursor)])
     });
-    let first = query_string(&[
-        (
-            "player",
-            if owner.is_some() {
-                ""
-            } else {
-                player.as_deref().unwrap_or("")
-            },
-        ),
-        ("variant", variant.as_deref().unwrap_or("")),
-        ("result", result.as_deref().unwrap_or("")),
-        ("reason", reason.as_deref().unwrap_or("")),
-    ]);
+    let first = with_alliance(&[]);
+    let modes = if variant.as_deref() == Some(crate::rules::Variant::Siguo.name()) {
+        super::history_filters::mode_chips(&kept, alliance.as_deref(), en)
+    } else {
+        Vec::new()
+    };
     let result_choices: &[(&'static str, &str, &str)] = if owner.is_some() {
         &[
             ("win", "胜", "won"),
@@ -451,6 +379,8 @@ async fn history_page(
             variant.as_deref(),
             en,
         ),
+        modes,
+        alliance: alliance.clone().unwrap_or_default(),
         results: options(result_choices, result.as_deref(), en),
         reasons: options(&reason_refs, reason.as_deref(), en),
         rows: rows(

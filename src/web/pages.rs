@@ -53,6 +53,10 @@ struct RulesPage {
     user: Option<Account>,
     title: String,
     en: bool,
+    /// The four-player section's diagrams, drawn here from the rules core's board.
+    siguo: &'static super::rules_diagrams::Diagrams,
+    board: &'static super::rules_facts::BoardFacts,
+    score: &'static super::rules_facts::ScoreFacts,
 }
 
 pub(super) fn html(lang: Lang, t: &impl Template) -> Result<HttpResponse, AppError> {
@@ -85,6 +89,9 @@ pub async fn rules(
         user: account(&hub, &session).await,
         title: pick(lang, "规则", "Rules"),
         en: lang.en,
+        siguo: super::rules_diagrams::diagrams(lang.en),
+        board: &super::rules_facts::FACTS,
+        score: &super::rules_facts::SCORES,
     };
     html(lang, &page)
 }

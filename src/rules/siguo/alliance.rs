@@ -18,6 +18,27 @@ pub enum Alliance {
 }
 
 impl Alliance {
+    pub const ALL: [Alliance; 3] = [Alliance::Opposite, Alliance::Adjacent, Alliance::None];
+    /// Their names, as the options and the history's `?alliance=` spell them.
+    pub const NAMES: [&'static str; 3] = [
+        Alliance::Opposite.name(),
+        Alliance::Adjacent.name(),
+        Alliance::None.name(),
+    ];
+
+    /// The option's value as serialised (serde's snake_case of the variant).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Alliance::Opposite => "opposite",
+            Alliance::Adjacent => "adjacent",
+            Alliance::None => "none",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Alliance> {
+        Alliance::ALL.into_iter().find(|a| a.name() == name)
+    }
+
     /// Whether two different seats are on one side.
     pub const fn allied(self, a: Seat4, b: Seat4) -> bool {
         self.allied_indices(a.index(), b.index())
@@ -50,6 +71,15 @@ impl Alliance {
 mod tests {
     use super::*;
     use Seat4::*;
+
+    #[test]
+    fn names_are_the_serialised_values() {
+        for a in Alliance::ALL {
+            assert_eq!(serde_json::to_value(a).unwrap(), a.name());
+            assert_eq!(Alliance::from_name(a.name()), Some(a));
+        }
+        assert_eq!(Alliance::from_name("duijia"), None);
+    }
 
     #[test]
     fn the_three_modes_of_section_5_2() {
