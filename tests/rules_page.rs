@@ -128,28 +128,21 @@ async fn the_rules_page_has_the_four_player_section(db: TestDb) {
         for (station, kind) in drawn.iter().zip(attrs(b, "data-station=", "data-kind")) {
             assert_eq!(kind_of[station], kind, "{station}");
         }
-        let mut want: Vec<String> = (edges.iter())
-            .map(|e| {
-                format!(
-                    "{}-{}",
-                    e["from"].as_str().unwrap(),
-                    e["to"].as_str().unwrap()
-                )
-            })
-            .collect();
+        let edge_key = |e: &serde_json::Value| {
+            format!(
+                "{}-{}",
+                e["from"].as_str().unwrap(),
+                e["to"].as_str().unwrap()
+            )
+        };
+        let mut want: Vec<String> = (edges.iter()).map(edge_key).collect();
         let mut seen = attrs(b, "data-edge=", "data-edge");
         want.sort();
         seen.sort();
         assert_eq!(seen, want, "{lang}: every connection once");
         let rail: BTreeSet<String> = (edges.iter())
             .filter(|e| e["kind"] == "rail")
-            .map(|e| {
-                format!(
-                    "{}-{}",
-                    e["from"].as_str().unwrap(),
-                    e["to"].as_str().unwrap()
-                )
-            })
+            .map(edge_key)
             .collect();
         let rails = &b[b.find("class=\"sgr-rails\"").unwrap()..];
         let rails = &rails[..rails.find("</g>").unwrap()];
