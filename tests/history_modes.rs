@@ -4,6 +4,8 @@
 //! from their options; `?alliance=` lists exactly the tables of that mode, across
 //! pages, together with the player and result filters and on a player's own list; the
 //! chips show with 四国 only; an unknown mode is a 400 and another variant ignores it.
+//! The result filter finds a 四国 table by any seat of its winning side, and the
+//! result and reason choices are each variant's own.
 
 #[macro_use]
 mod support;
@@ -338,7 +340,7 @@ async fn the_history_filters_tables_by_mode(db: TestDb) {
     let own_draws = web
         .get("/@/ann/games?variant=siguo&alliance=adjacent&result=draw")
         .await;
-    assert_eq!(ids(&own_draws.text), [adjacent_draw]);
+    assert_eq!(ids(&own_draws.text), [adjacent_draw.clone()]);
     let own_none = web.get("/@/ann/games?variant=siguo&alliance=none").await;
     assert_eq!(ids(&own_none.text), none);
     let own_all = web.get("/@/ann/games?variant=siguo").await;
@@ -351,6 +353,85 @@ async fn the_history_filters_tables_by_mode(db: TestDb) {
         .get("/@/eve/games?variant=siguo&alliance=opposite")
         .await;
     assert!(ids(&eves.text).is_empty(), "eve sat at 并肩 tables only");
+
+    // The result filter names a winning seat: a seat of the winning alliance (every
+    // table here was won by south's side), across modes and variants.
+    let won_by = |a: &[String], b: &[String]| [a, b].concat();
+    let east_won: Vec<String> = adjacent
+        .iter()
+        .filter(|id| **id != adjacent_draw)
+        .cloned()
+        .collect();
+    for (path, expected) in [
+        (
+            "/games?variant=siguo&alliance=adjacent&result=east",
+            east_won.clone(),
+        ),
+        ("/games?variant=siguo&result=north", opposite.clone()),
+        (
+            "/games?variant=siguo&alliance=none&result=south",
+            none.clone(),
+        ),
+        ("/games?variant=siguo&result=west", Vec::new()),
+        (
+            "/games?variant=siguo&reason=agreed",
+            vec![adjacent_draw.clone()],
+        ),
+        (
+            "/games?variant=siguo&alliance=opposite&reason=one_alliance_left",
+            opposite.clone(),
+        ),
+    ] {
+        let page = web.get(path).await;
+        assert_eq!(page.status, 200, "{path}: {}", page.text);
+        assert_eq!(ids(&page.text), newest_first(&expected), "{path}");
+    }
+    let south_or_north = web.get("/games?result=north").await;
+    let listed = ids(&south_or_north.text);
+    assert!(
+        opposite.iter().all(|id| listed.contains(id)),
+        "every variant's north wins hold the 对家 tables"
+    );
+    assert!(
+        listed.len() > opposite.len(),
+        "and the seeded two-player games"
+    );
+    assert!(
+        !won_by(&none, &adjacent)
+            .iter()
+            .any(|id| listed.contains(id))
+    );
+    // The choices fit the variant: four seats and 四国's reasons for 四国 only.
+    let four = web.get("/games?variant=siguo").await;
+    for choice in [
+        "value=\"east\"",
+        "value=\"unscored\"",
+        "value=\"play_on_declined\"",
+    ] {
+        assert!(four.text.contains(choice), "{choice}");
+        assert!(!flip.text.contains(choice), "not for flip chess: {choice}");
+    }
+    assert!(!four.text.contains("value=\"flag\""), "no flag in 四国");
+    // A choice of another variant is dropped (the form carries it on when the variant
+    // is switched); one that no variant has is refused, naming it.
+    for path in [
+        "/games?variant=flip&result=east",
+        "/games?variant=flip&reason=one_alliance_left",
+    ] {
+        let r = web.get(path).await;
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(ids(&r.text), ids(&flip.text), "{path}: flip's games");
+    }
+    let r = web.get("/games?variant=siguo&reason=flag").await;
+    assert_eq!(ids(&r.text), ids(&four.text), "no flag filter for 四国");
+    for path in [
+        "/games?variant=siguo&result=eastern",
+        "/games?reason=flagged",
+    ] {
+        let r = web.get(path).await;
+        r.assert_error_page(400, "bad_request");
+        assert!(r.text.contains("ed\""), "{path}: {}", r.text);
+    }
 
     // An unknown mode is refused, naming it, whatever else is asked.
     for path in [

@@ -92,8 +92,9 @@ pub struct Filter {
     /// Only the games of the player of this name; `outcome` then reads from their side.
     pub player: Option<String>,
     pub variant: Option<String>,
-    /// `south`, `north` or `draw` across all games.
-    pub result: Option<String>,
+    /// Across all games, the stored results that match (`south`, `draw`, a 四国
+    /// table's winners such as `south+north`: any of them).
+    pub results: Option<Vec<String>>,
     /// `win`, `draw` or `loss` for `player`.
     pub outcome: Option<String>,
     pub reason: Option<String>,
@@ -206,8 +207,8 @@ pub fn page(
     } else if let Some(v) = &f.variant {
         q = q.filter(games::variant.eq(v.clone()));
     }
-    if let Some(r) = &f.result {
-        q = q.filter(games::result.eq(r.clone()));
+    if let Some(r) = &f.results {
+        q = q.filter(games::result.eq_any(r.clone()));
     }
     if let Some(r) = &f.reason {
         q = q.filter(games::reason.eq(r.clone()));
@@ -260,8 +261,8 @@ fn player_page(
     if let Some(o) = &f.outcome {
         q = q.filter(game_players::outcome.eq(o.clone()));
     }
-    if let Some(r) = &f.result {
-        q = q.filter(game_players::result.eq(r.clone()));
+    if let Some(r) = &f.results {
+        q = q.filter(game_players::result.eq_any(r.clone()));
     }
     if let Some(r) = &f.reason {
         q = q.filter(game_players::reason.eq(r.clone()));

@@ -13,7 +13,7 @@ use super::siguo_actions::{
     SiguoAction, action_json, apply_action, describe, parse_action, parse_seat,
 };
 use super::siguo_verdict::SiguoVerdict;
-pub use super::siguo_verdict::{reason_name, result_name};
+pub use super::siguo_verdict::{REASON_NAMES, reason_name, result_name, results_won_by};
 use super::{Claimed, FORMAT, RecordError};
 use crate::quote::quoted;
 use crate::rules::Variant;

@@ -28,6 +28,31 @@ pub fn result_name(game: &HiddenGame<FourPlayer>) -> Option<String> {
     })
 }
 
+/// Every stored result that names `seat` among the winners: the winners are written in
+/// the order S, E, N, W joined by `+` (as [`result_name`] does), so these are `seat`
+/// alone and with each set of the other seats — the history's "won by this seat".
+pub fn results_won_by(seat: Seat4) -> Vec<String> {
+    (0u8..16)
+        .filter(|set| set & (1 << seat.index()) != 0)
+        .map(|set| {
+            let won = Seat4::ALL
+                .into_iter()
+                .filter(|s| set & (1 << s.index()) != 0);
+            won.map(Seat4::name).collect::<Vec<_>>().join("+")
+        })
+        .collect()
+}
+
+/// Every reason a 四国 end is stored under, as [`reason_name`] gives them.
+pub const REASON_NAMES: [&str; 6] = [
+    "one_alliance_left",
+    "quiet_steps",
+    "agreed",
+    "only_tuoguan_left",
+    "all_in_tuoguan",
+    "play_on_declined",
+];
+
 pub fn reason_name(e: Ending) -> &'static str {
     match e {
         Ending::Won { .. } => "one_alliance_left",
@@ -70,5 +95,42 @@ impl SiguoVerdict {
             "score": self.score.map(|sc| per_seat(&|s| json!(sc[s.index()]))),
             "commitment_checked": self.commitment_checked,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ending_is_stored_under_a_listed_reason() {
+        let endings = [
+            Ending::Won { winners: 0b0101 },
+            Ending::QuietDraw,
+            Ending::AgreedDraw,
+            Ending::TuoguanDraw,
+            Ending::AllInTuoguan,
+            Ending::PlayOnDeclined { winners: 0b0010 },
+        ];
+        let names: Vec<&str> = endings.into_iter().map(reason_name).collect();
+        assert_eq!(names, REASON_NAMES);
+    }
+
+    #[test]
+    fn a_seat_wins_alone_or_beside_any_others_in_board_order() {
+        let mut east = results_won_by(Seat4::East);
+        east.sort();
+        let mut expected = [
+            "east",
+            "south+east",
+            "east+north",
+            "east+west",
+            "south+east+north",
+            "south+east+west",
+            "east+north+west",
+            "south+east+north+west",
+        ];
+        expected.sort();
+        assert_eq!(east, expected);
     }
 }

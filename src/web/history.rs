@@ -5,7 +5,10 @@
 use super::assets::filters;
 use super::auth::{Account, account, user_id, validate_username};
 pub(super) use super::history_filters::one_of;
-use super::history_filters::{HistoryQuery, ModeChip, Opt, alliance_words, options, query_string};
+use super::history_filters::{
+    HistoryQuery, ModeChip, Opt, alliance_words, options, query_string, reasons, result_choices,
+    stored_results,
+};
 use super::history_sides::Side;
 use super::i18n::Lang;
 use super::page_cache::{PageCache, serve};
@@ -14,7 +17,7 @@ use crate::db::users as dbusers;
 use crate::db::{DbConn, DbError};
 use crate::error::AppError;
 use crate::live::{Hub, blocking};
-use crate::rules::{EndReason, Rank};
+use crate::rules::Rank;
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use askama::Template;
@@ -233,13 +236,10 @@ async fn history_page(
 ) -> Result<String, AppError> {
     let variant = one_of(&q.variant, &crate::rules::Variant::NAMES, "variant")?;
     let alliance = super::history_filters::alliance(&q.alliance, variant.as_deref())?;
-    let result = if owner.is_some() {
-        one_of(&q.result, &["win", "draw", "loss"], "result")?
-    } else {
-        one_of(&q.result, &["south", "north", "draw"], "result")?
-    };
-    let reasons: Vec<&str> = EndReason::ALL.iter().map(|r| r.name()).collect();
-    let reason = one_of(&q.reason, &reasons, "reason")?;
+    let result_choices = result_choices(owner.is_some(), variant.as_deref());
+    let result = super::history_filters::result(&q.result, owner.is_some(), variant.as_deref())?;
+    let reason_names = reasons(variant.as_deref());
+    let reason = super::history_filters::reason(&q.reason, variant.as_deref())?;
     let before = match q.before.as_deref() {
         None | Some("") => None,
         Some(c) => {
@@ -268,7 +268,11 @@ async fn history_page(
             player: player_f.clone(),
             variant: variant_f,
             alliance: alliance_f,
-            result: if is_owner { None } else { result_f.clone() },
+            results: if is_owner {
+                None
+            } else {
+                result_f.as_deref().map(stored_results)
+            },
             outcome: if is_owner { result_f } else { None },
             reason: reason_f,
         };
@@ -326,28 +330,9 @@ async fn history_page(
     } else {
         Vec::new()
     };
-    let result_choices: &[(&'static str, &str, &str)] = if owner.is_some() {
-        &[
-            ("win", "胜", "won"),
-            ("draw", "和", "drawn"),
-            ("loss", "负", "lost"),
-        ]
-    } else {
-        &[
-            ("south", "南方胜", "south won"),
-            ("north", "北方胜", "north won"),
-            ("draw", "和棋", "draw"),
-        ]
-    };
-    let reason_choices: Vec<(&'static str, String, String)> = EndReason::ALL
+    let reason_choices: Vec<(&'static str, String, String)> = reason_names
         .iter()
-        .map(|r| {
-            (
-                r.name(),
-                reason_text(None, r.name(), false),
-                reason_text(None, r.name(), true),
-            )
-        })
+        .map(|&r| (r, reason_text(None, r, false), reason_text(None, r, true)))
         .collect();
     let reason_refs: Vec<(&'static str, &str, &str)> = reason_choices
         .iter()

@@ -4,7 +4,8 @@
 
 use crate::db::history::Cursor;
 use crate::error::AppError;
-use crate::rules::siguo::Alliance;
+use crate::record::siguo::{REASON_NAMES, results_won_by};
+use crate::rules::siguo::{Alliance, Seat4};
 use crate::rules::{EndReason, Variant};
 use serde::Deserialize;
 
@@ -24,17 +25,17 @@ impl HistoryQuery {
     /// the page checks it, so that unknown parameters and spellings of "none" share
     /// one entry (and what the page would refuse is refused before the cache).
     pub(super) fn cache_key(&self) -> Result<String, AppError> {
-        let reasons: Vec<&str> = EndReason::ALL.iter().map(|r| r.name()).collect();
         let before = self.before.as_deref().filter(|b| !b.is_empty());
         if before.is_some_and(|c| Cursor::decode(c).is_none()) {
             return Err(AppError::BadRequest("bad page cursor".into()));
         }
         let variant = one_of(&self.variant, &Variant::NAMES, "variant")?;
+        let v = variant.as_deref();
         let read = (
-            alliance(&self.alliance, variant.as_deref())?,
+            alliance(&self.alliance, v)?,
+            result(&self.result, false, v)?,
+            reason(&self.reason, v)?,
             variant,
-            one_of(&self.result, &["south", "north", "draw"], "result")?,
-            one_of(&self.reason, &reasons, "reason")?,
             before,
             self.player.as_deref().filter(|p| !p.is_empty()),
         );
@@ -55,6 +56,103 @@ pub(crate) fn one_of(
             crate::quote::quoted(v)
         ))),
     }
+}
+
+/// A result filter's choice: its value, and its words in Chinese and English.
+pub(super) type Choice = (&'static str, &'static str, &'static str);
+
+/// The results a list can be filtered by. A player's own list reads each game from
+/// their side; everyone's list by who won, which for 四国 is any of four seats (a
+/// seat of the winning alliance) or an end without a winner.
+pub(super) fn result_choices(owner: bool, variant: Option<&str>) -> &'static [Choice] {
+    const OWN: &[Choice] = &[
+        ("win", "胜", "won"),
+        ("draw", "和", "drawn"),
+        ("loss", "负", "lost"),
+    ];
+    const TWO: &[Choice] = &[
+        ("south", "南方胜", "south won"),
+        ("north", "北方胜", "north won"),
+        ("draw", "和棋", "draw"),
+    ];
+    const FOUR: &[Choice] = &[
+        ("south", "南方胜", "south won"),
+        ("east", "东方胜", "east won"),
+        ("north", "北方胜", "north won"),
+        ("west", "西方胜", "west won"),
+        ("draw", "和棋", "draw"),
+        ("unscored", "不计分", "unscored"),
+    ];
+    match (owner, variant.and_then(Variant::from_name)) {
+        (true, _) => OWN,
+        (false, Some(Variant::Flip | Variant::Standard)) => TWO,
+        // Every variant's list holds 四国 tables too.
+        (false, Some(Variant::Siguo) | None) => FOUR,
+    }
+}
+
+pub(super) fn values(choices: &[Choice]) -> Vec<&'static str> {
+    choices.iter().map(|c| c.0).collect()
+}
+
+/// The stored results an everyone's-list result filter matches: a seat's win is
+/// every result naming it among the winners (`south` alone in a two-player game, or
+/// beside its ally at a 四国 table); a draw or an unscored end is itself.
+pub(super) fn stored_results(result: &str) -> Vec<String> {
+    match Seat4::ALL.into_iter().find(|s| s.name() == result) {
+        Some(seat) => results_won_by(seat),
+        None => vec![result.to_string()],
+    }
+}
+
+/// The reasons a list of `variant` can be filtered by: its own ends (a 四国 table's
+/// are not a two-player game's), every variant's for a list of all.
+pub(super) fn reasons(variant: Option<&str>) -> Vec<&'static str> {
+    let two = EndReason::ALL.iter().map(|r| r.name());
+    let mut names: Vec<&'static str> = match variant.and_then(Variant::from_name) {
+        Some(Variant::Siguo) => REASON_NAMES.to_vec(),
+        Some(_) => two.collect(),
+        None => two.chain(REASON_NAMES).collect(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|n| seen.insert(*n));
+    names
+}
+
+/// A filter's value checked against every variant's choices (an unknown one is
+/// refused, naming it) and kept only when it fits the variant chosen: switching the
+/// variant in the form, which carries the other filters on, shows that variant's
+/// games rather than an error (as the mode does, below).
+fn fitting(
+    value: &Option<String>,
+    every: &[&str],
+    fits: &[&str],
+    what: &str,
+) -> Result<Option<String>, AppError> {
+    Ok(one_of(value, every, what)?.filter(|v| fits.contains(&v.as_str())))
+}
+
+/// The result filter as a list applies it (`owner`: a player's own list).
+pub(super) fn result(
+    value: &Option<String>,
+    owner: bool,
+    variant: Option<&str>,
+) -> Result<Option<String>, AppError> {
+    let every = values(result_choices(owner, None));
+    fitting(
+        value,
+        &every,
+        &values(result_choices(owner, variant)),
+        "result",
+    )
+}
+
+/// The reason filter as a list applies it.
+pub(super) fn reason(
+    value: &Option<String>,
+    variant: Option<&str>,
+) -> Result<Option<String>, AppError> {
+    fitting(value, &reasons(None), &reasons(variant), "reason")
 }
 
 /// The mode filter as the list applies it: an unknown mode is refused like any bad
@@ -185,6 +283,30 @@ mod tests {
             let refused = alliance(&some("duijia"), variant).unwrap_err();
             assert!(refused.message().contains("\"duijia\""), "{refused:?}");
         }
+    }
+
+    #[test]
+    fn results_and_reasons_fit_the_variant() {
+        assert_eq!(
+            values(result_choices(false, Some("flip"))),
+            ["south", "north", "draw"]
+        );
+        assert!(values(result_choices(false, None)).contains(&"west"));
+        assert_eq!(
+            values(result_choices(true, Some("siguo"))),
+            ["win", "draw", "loss"]
+        );
+        let south = stored_results("south");
+        assert!(south.iter().any(|r| r == "south"), "a two-player win");
+        assert!(south.iter().any(|r| r == "south+north"), "a 对家 win");
+        assert!(!south.iter().any(|r| r == "east+west"));
+        assert_eq!(stored_results("unscored"), ["unscored"]);
+        assert!(reasons(Some("siguo")).contains(&"play_on_declined"));
+        assert!(!reasons(Some("siguo")).contains(&"flag"));
+        assert!(!reasons(Some("flip")).contains(&"one_alliance_left"));
+        let all = reasons(None);
+        assert_eq!(all.iter().filter(|r| **r == "agreed").count(), 1);
+        assert!(all.contains(&"flag") && all.contains(&"all_in_tuoguan"));
     }
 
     #[test]
