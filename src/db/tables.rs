@@ -320,7 +320,10 @@ pub fn begin_play(
 }
 
 /// One action of a running table, stored before anyone hears of it, with the clock's
-/// next deadline and the steps so far.
+/// next deadline and the steps so far. Run by the writer (`Pool::write`), whose
+/// transaction holds both statements and whatever else acted meanwhile: one commit
+/// (on SQLite one sync of the log) for every table and game that acted, as for
+/// two-player steps, rather than one each.
 pub fn add_action(
     conn: &mut DbConn,
     id: &str,
@@ -330,21 +333,18 @@ pub fn add_action(
     at_ms: i64,
     deadline_at: Option<i64>,
 ) -> Result<(), DbError> {
-    conn.transaction(|c| {
-        diesel::insert_into(game_actions::table)
-            .values((
-                game_actions::game_id.eq(id),
-                game_actions::idx.eq(idx),
-                game_actions::seat.eq(seat),
-                game_actions::action.eq(action),
-                game_actions::at_ms.eq(at_ms),
-            ))
-            .execute(c)?;
-        diesel::update(games::table.find(id))
-            .set(games::deadline_at.eq(deadline_at))
-            .execute(c)?;
-        Ok::<_, diesel::result::Error>(())
-    })?;
+    diesel::insert_into(game_actions::table)
+        .values((
+            game_actions::game_id.eq(id),
+            game_actions::idx.eq(idx),
+            game_actions::seat.eq(seat),
+            game_actions::action.eq(action),
+            game_actions::at_ms.eq(at_ms),
+        ))
+        .execute(conn)?;
+    diesel::update(games::table.find(id))
+        .set(games::deadline_at.eq(deadline_at))
+        .execute(conn)?;
     Ok(())
 }
 

@@ -280,18 +280,9 @@ impl Table {
         let text = crate::record::siguo_action_json(seat, action).to_string();
         let id = self.row.id.clone();
         let seat_name = seat.name();
-        let stored = blocking(self.hub.pool(), move |c| {
-            Ok(tables::add_action(
-                c,
-                &id,
-                idx,
-                seat_name,
-                &text,
-                at,
-                Some(deadline),
-            )?)
-        })
-        .await;
+        let stored = (self.hub.pool())
+            .write(move |c| tables::add_action(c, &id, idx, seat_name, &text, at, Some(deadline)))
+            .await;
         if let Err(e) = stored {
             tracing::error!(table = %self.row.id, error = %e, "cannot store an action");
             return Err(ErrorBody::new(
