@@ -304,6 +304,12 @@ async fn siguo_tables(h: &Harness, out: &mut Vec<Value>) {
     }
     let mut watcher = h.client().game_socket(&id).await;
     watcher.wait_for("the end", |m| is_table(m, "over")).await;
+    // 再来一局: the computer agrees at once, so the new table follows.
+    s.act("rematch", Value::Null).await.expect("a rematch");
+    s.wait_for("the rematch", |m| {
+        m["t"] == "table" && m["d"]["rematch"]["next"].is_string()
+    })
+    .await;
     for s in [&mut s, &mut watcher] {
         out.append(&mut s.received);
     }

@@ -61,6 +61,8 @@ pub enum TableCmd {
     /// A pass the player confirmed, knowing it is their 5th timeout-or-pass and
     /// defeats them (RULES §5.4.5).
     ConfirmedPass,
+    /// After the end: no rematch; ends the open offer for everyone (rematch.rs).
+    DeclineRematch,
 }
 
 /// What a player does to their layout during a standard deployment.
@@ -240,6 +242,7 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
             ClientKind::Phrase(known)
         }
         "rematch" => ClientKind::Rematch,
+        "decline_rematch" => ClientKind::Table(TableCmd::DeclineRematch),
         "ping" => ClientKind::Ping,
         other => return Err(format!("unknown message type {}", quoted(other))),
     };
@@ -311,6 +314,10 @@ mod tests {
         assert_eq!(
             parse(r#"{"t":"play_on","d":{"yes":false}}"#).unwrap().kind,
             ClientKind::Table(TableCmd::PlayOn(false))
+        );
+        assert_eq!(
+            parse(r#"{"t":"decline_rematch"}"#).unwrap().kind,
+            ClientKind::Table(TableCmd::DeclineRematch)
         );
         assert!(
             parse(r#"{"t":"sit","d":{"seat":"up"}}"#)

@@ -75,6 +75,19 @@
  * @property {boolean} end_tuoguan
  * @property {boolean} leave
  * @property {boolean} play_on
+ * @property {boolean} load_layout deploying: load one of your saved layouts
+ * @property {boolean} save_layout deploying: save your arrangement (it breaks no rule)
+ * @property {boolean} rematch over: ask for 再来一局
+ * @property {boolean} decline_rematch over: decline the open offer
+ */
+
+/**
+ * 再来一局 at a finished table.
+ * @typedef {Object} TableRematch
+ * @property {Seat4[]} by seats that agreed (the computer's with the first person)
+ * @property {boolean} agreed every seat agreed: `next` is the new table
+ * @property {Seat4[]} declined seats that declined: the offer is over
+ * @property {string|null} next the new table's id
  */
 
 /**
@@ -117,6 +130,7 @@
  * @property {string|null} reason
  * @property {string|null} commitment SHA-256 over every layout and a salt, from the start of play
  * @property {string|null} hands_commitment 乱战: SHA-256 over the dealt hands and their salt, from the deal
+ * @property {TableRematch|null} rematch once the game is over
  */
 
 /**

@@ -6,7 +6,9 @@
 //! (view.rs), so a reconnecting client needs nothing but the newest message.
 
 mod computer;
+mod deploying;
 mod play;
+mod rematch;
 mod seat_caps;
 mod seating;
 mod spectators;
@@ -15,6 +17,7 @@ mod view;
 
 pub(super) use store::load;
 pub use store::{NewTable, create};
+pub use rematch::RematchView;
 pub use view::TableView;
 
 use super::messages::{ErrorBody, ServerMsg};
@@ -110,6 +113,8 @@ pub(super) struct Table {
     pub permits: crate::live::watch_permits::Permits,
     /// The people's places in the hub's register of running games, while it runs.
     pub seated: Option<crate::live::playing::Seated>,
+    /// The 再来一局 offer once the game is over (rematch.rs).
+    pub(super) rematch: rematch::RematchState,
 }
 
 impl Table {
@@ -246,6 +251,13 @@ impl Table {
     async fn command(&mut self, user: Option<i64>, kind: ClientKind) -> Result<(), ErrorBody> {
         let user =
             user.ok_or_else(|| ErrorBody::new("not_logged_in", "log in to sit at a table"))?;
+        match kind {
+            ClientKind::Rematch => return self.rematch_command(user, true).await,
+            ClientKind::Table(TableCmd::DeclineRematch) => {
+                return self.rematch_command(user, false).await;
+            }
+            _ => {}
+        }
         match &self.phase {
             Phase::Open => self.open_command(user, kind).await,
             Phase::Deploying(_) => self.deploy_command(user, kind).await,

@@ -1,4 +1,4 @@
-//! Deployment and play at a 四国 table: the players' commands, the clock (timeouts,
+//! Play at a 四国 table: the start of play, the players' commands, the clock (timeouts,
 //! the deployment's end, the grace, the ally's 20 s), the server's moves for seats in
 //! 托管 (§5.5.2) and the computer's, every action stored before it is shown, and the
 //! end with its scores (§5.7).
@@ -9,7 +9,7 @@ use crate::db::tables::{self, SeatEnd, TableEnd};
 use crate::db::users::GameResult;
 use crate::live::blocking;
 use crate::live::messages::ErrorBody;
-use crate::live::protocol::{ClientKind, DeployCmd, TableCmd};
+use crate::live::protocol::{ClientKind, TableCmd};
 use crate::record::siguo::{commitment, reason_name, result_name};
 use crate::record::{SiguoAction, SiguoRecord, SiguoTable};
 use crate::rules::hidden_game::{Escape, Step, TuoguanKind};
@@ -63,72 +63,6 @@ pub(super) fn rows_of(p: &Playing) -> Option<[(i32, scoring::Row); 4]> {
 }
 
 impl Table {
-    pub(super) async fn deploy_command(
-        &mut self,
-        user: i64,
-        kind: ClientKind,
-    ) -> Result<(), ErrorBody> {
-        let seat = self
-            .seat_of_user(Some(user))
-            .ok_or_else(ErrorBody::not_a_player)?;
-        let ClientKind::Deploy(cmd) = kind else {
-            return Err(illegal(
-                "the players are deploying; play starts when all are ready",
-            ));
-        };
-        let saved = match &cmd {
-            DeployCmd::Load(id) => {
-                let id = *id;
-                let found = blocking(self.hub.pool(), move |c| {
-                    Ok(crate::db::layouts::get(c, user, id)?)
-                })
-                .await
-                .map_err(|e| ErrorBody::new("internal", e.to_string()))?;
-                let layout = found
-                    .ok_or_else(|| ErrorBody::new("not_found", "no such saved layout of yours"))?;
-                Some(
-                    crate::record::parse_layout_text(&layout.layout)
-                        .map_err(|e| ErrorBody::new("bad_layout", e.to_string()))?,
-                )
-            }
-            _ => None,
-        };
-        let Phase::Deploying(d) = &mut self.phase else {
-            return Err(illegal("the table is not deploying"));
-        };
-        let dep = &mut d.deployment;
-        match cmd {
-            DeployCmd::Swap(a, b) => dep.swap(seat, a, b).map_err(illegal)?,
-            DeployCmd::Layout(l) => dep.set_layout(seat, l).map_err(illegal)?,
-            DeployCmd::Load(_) => dep
-                .set_layout(seat, saved.expect("read above"))
-                .map_err(illegal)?,
-            DeployCmd::Random => {
-                let hand = *dep.hands().get(seat).ok_or_else(|| illegal("no hand"))?;
-                let l = crate::rules::siguo::deploy::random_arrangement(&hand, &mut rand::rng());
-                dep.set_layout(seat, l).map_err(illegal)?
-            }
-            DeployCmd::Save(_) => {
-                return Err(illegal(
-                    "save layouts on the layouts page; at a table, load them",
-                ));
-            }
-            DeployCmd::Ready => dep.ready(seat).map_err(illegal)?,
-        }
-        let text = super::store::deployment_json(d);
-        let id = self.row.id.clone();
-        if let Err(e) = blocking(self.hub.pool(), move |c| {
-            Ok(tables::set_deployment(c, &id, &text)?)
-        })
-        .await
-        {
-            tracing::error!(table = %self.row.id, error = %e, "cannot store a deployment");
-        }
-        self.changed();
-        self.begin_play_if_done().await;
-        Ok(())
-    }
-
     /// Every seat finished: the layouts are committed and play begins.
     pub(super) async fn begin_play_if_done(&mut self) {
         let Phase::Deploying(d) = &self.phase else {

@@ -243,6 +243,7 @@ pub(in crate::live) async fn load(hub: &Arc<Hub>, row: GameRow) -> Result<Table,
         version: 0,
         permits: Default::default(),
         seated: None,
+        rematch: Default::default(),
         row,
     };
     if table.row.status == OPEN {

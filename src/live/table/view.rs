@@ -53,6 +53,8 @@ pub struct TableView {
     pub commitment: Option<String>,
     /// 乱战: the commitment to the dealt hands, published when they are dealt.
     pub hands_commitment: Option<String>,
+    /// Once the game is over: the 再来一局 offer (rematch.rs).
+    pub rematch: Option<super::RematchView>,
 }
 
 #[derive(Debug, Serialize)]
@@ -106,6 +108,14 @@ pub struct Can {
     pub leave: bool,
     /// The ally of this seat is in 断线托管: play on?
     pub play_on: bool,
+    /// Deploying: load one of the viewer's saved layouts into their area.
+    pub load_layout: bool,
+    /// Deploying: save the current arrangement (it breaks no rule).
+    pub save_layout: bool,
+    /// Over: ask for 再来一局 (a seated person who has not yet).
+    pub rematch: bool,
+    /// Over: decline the open rematch offer.
+    pub decline_rematch: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -173,6 +183,7 @@ impl Table {
             reason: None,
             commitment: None,
             hands_commitment: None,
+            rematch: self.rematch_view(),
         };
         let game = match &self.phase {
             Phase::Playing(p) => Some(&p.game),
@@ -239,6 +250,8 @@ impl Table {
                 if let Some(s) = seated {
                     v.deploy = d.deployment.view(s);
                     v.can.deploy = !d.deployment.is_ready(s);
+                    v.can.load_layout = v.can.deploy;
+                    v.can.save_layout = v.can.deploy && d.deployment.violations(s).is_empty();
                 } else if let Some(s) = watching {
                     v.deploy = d.deployment.view(s);
                 }
@@ -274,6 +287,9 @@ impl Table {
                         .collect(),
                 });
                 if g.is_over() {
+                    if let Some(s) = seated {
+                        (v.can.rematch, v.can.decline_rematch) = self.rematch_can(s);
+                    }
                     v.result = crate::record::siguo::result_name(g);
                     v.reason = g
                         .ending()
