@@ -114,7 +114,7 @@ pub(super) struct Table {
     /// The people's places in the hub's register of running games, while it runs.
     pub seated: Option<crate::live::playing::Seated>,
     /// The 再来一局 offer once the game is over (rematch.rs).
-    pub(super) rematch: rematch::RematchState,
+    pub rematch: rematch::RematchState,
 }
 
 impl Table {

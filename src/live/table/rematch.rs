@@ -23,7 +23,7 @@ use serde::Serialize;
 /// The offer at a finished table, in memory: a table whose last socket goes forgets it
 /// (the new table's id stays in the stored row's `next_game`).
 #[derive(Debug, Default)]
-pub(super) struct RematchState {
+pub(in crate::live) struct RematchState {
     /// Seats that agreed, the computer's included.
     by: [bool; 4],
     /// Seats that declined; one ends the offer.
@@ -163,7 +163,7 @@ impl Table {
         let all = Seat4::ALL
             .into_iter()
             .all(|s| self.seats[s.index()].is_none() || by[s.index()]);
-        let seating = self.rematch_seating();
+        let seating = self.rematch_caps(user);
         if !all {
             let pool = self.hub.pool().clone();
             pool.write(move |c| check(c, &seating))
@@ -185,7 +185,7 @@ impl Table {
     }
 
     /// The new table as the caps see it: its creator opens it and the others sit down.
-    fn rematch_seating(&self) -> TableSeating {
+    fn rematch_caps(&self, asker: i64) -> RematchCaps {
         let computer = self
             .seats
             .iter()
@@ -199,7 +199,10 @@ impl Table {
             .filter(|&id| id != self.row.creator_id)
             .collect();
         newcomers.dedup();
-        TableSeating {
+        let names = (self.seats.iter().flatten())
+            .map(|s| (s.info.id, s.info.username.clone()))
+            .collect();
+        let seating = TableSeating {
             creator: self.row.creator_id,
             rated: self.row.rated,
             newcomers,
@@ -207,12 +210,17 @@ impl Table {
             // for the creator, and each person sitting down is counted beside it.
             computer_before: computer,
             computer_after: computer,
+        };
+        RematchCaps {
+            seating,
+            asker,
+            names,
         }
     }
 
     /// Creates the rematch's table within the caps, in one write: the same settings,
     /// every seat filled as now and ready.
-    async fn create_rematch(&self, seating: TableSeating) -> Result<String, AppError> {
+    async fn create_rematch(&self, seating: RematchCaps) -> Result<String, AppError> {
         let now = now_ms();
         let mut row = GameRow::open(
             crate::live::new_game_id(),
@@ -252,15 +260,49 @@ impl Table {
     }
 }
 
-/// The caps of a new table whose creator opens it and whose other seats sit down.
-fn check(c: &mut crate::db::DbConn, s: &TableSeating) -> Result<(), AppError> {
-    caps::check(
-        c,
-        &Start::Open {
-            creator: s.creator,
-            rated: s.rated,
-            computer: s.computer_after,
-        },
-    )?;
-    caps::seat_at_table(c, s)
+/// Who the new table's caps are checked for, and who asked.
+struct RematchCaps {
+    seating: TableSeating,
+    asker: i64,
+    names: Vec<(i64, String)>,
+}
+
+impl RematchCaps {
+    /// A refusal about another seat's cap names that player: the asker is not the one
+    /// who has too many games.
+    fn whose(&self, user: i64, e: AppError) -> AppError {
+        let AppError::Limit(code, message) = e else {
+            return e;
+        };
+        if user == self.asker {
+            return AppError::Limit(code, message);
+        }
+        let name = (self.names.iter())
+            .find(|(id, _)| *id == user)
+            .map_or("another player", |(_, n)| n.as_str());
+        let message = message
+            .replacen("you already have", &format!("{name} already has"), 1)
+            .replacen("you already play", &format!("{name} already plays"), 1);
+        AppError::Limit(code, message)
+    }
+}
+
+/// The caps of a new table whose creator opens it and whose other seats sit down, one
+/// player at a time so that a refusal says whose cap it is.
+fn check(c: &mut crate::db::DbConn, caps: &RematchCaps) -> Result<(), AppError> {
+    let s = &caps.seating;
+    let opening = Start::Open {
+        creator: s.creator,
+        rated: s.rated,
+        computer: s.computer_after,
+    };
+    caps::check(c, &opening).map_err(|e| caps.whose(s.creator, e))?;
+    for &user in &s.newcomers {
+        let one = TableSeating {
+            newcomers: vec![user],
+            ..s.clone()
+        };
+        caps::seat_at_table(c, &one).map_err(|e| caps.whose(user, e))?;
+    }
+    Ok(())
 }
