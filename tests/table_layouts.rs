@@ -76,7 +76,10 @@ async fn newest(sock: &mut Socket) -> Value {
 
 /// A valid standard layout seen from its owner's side.
 fn standard(seed: u64) -> Value {
-    layout_json(&Layout::random(Seat::South, &mut StdRng::seed_from_u64(seed)))
+    layout_json(&Layout::random(
+        Seat::South,
+        &mut StdRng::seed_from_u64(seed),
+    ))
 }
 
 /// A seat-relative layout as it stands on seat `i`'s own stations (`a1` → `Ea1`).
@@ -97,7 +100,9 @@ fn relative(pieces: &Value, i: usize) -> Value {
         .unwrap()
         .iter()
         .map(|(st, p)| {
-            let sq = st.strip_prefix(LETTERS[i]).expect("a station of the seat's own area");
+            let sq = st
+                .strip_prefix(LETTERS[i])
+                .expect("a station of the seat's own area");
             (sq.to_string(), p.clone())
         })
         .collect();
@@ -168,7 +173,11 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
     for i in 0..4 {
         let d = newest(&mut f.s[i]).await;
         assert_eq!(d["can"]["load_layout"], true, "{}", SEATS[i]);
-        assert_ne!(d["deploy"]["pieces"], on_seat(&layout, i), "a fresh random layout");
+        assert_ne!(
+            d["deploy"]["pieces"],
+            on_seat(&layout, i),
+            "a fresh random layout"
+        );
         f.s[i]
             .act("load_layout", json!({"id": ids[i]}))
             .await
@@ -180,7 +189,10 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
             "turned onto {}'s own area",
             SEATS[i]
         );
-        assert_eq!(d["can"]["save_layout"], true, "a loaded layout breaks no rule");
+        assert_eq!(
+            d["can"]["save_layout"], true,
+            "a loaded layout breaks no rule"
+        );
     }
     // Another person's layout is not yours to load.
     f.s[1]
@@ -199,7 +211,9 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
     let mut d = json!({"d": newest(&mut f.s[0]).await});
     if d["d"]["phase"] != "playing" {
         d = f.s[0]
-            .wait_for("play", |v| v["t"] == "table" && v["d"]["phase"] == "playing")
+            .wait_for("play", |v| {
+                v["t"] == "table" && v["d"]["phase"] == "playing"
+            })
             .await;
     }
     assert!(d["d"]["can"]["load_layout"] == false);

@@ -36,7 +36,9 @@ impl Seated {
 /// A 混战 table opened with `body` by `names[0]` (south), the others in seat order; a
 /// `None` name is the computer at `level`. Deployed, and in play.
 async fn seated(h: &Harness, body: Value, names: [Option<&str>; 4], level: &str) -> Seated {
-    let mut creator = h.player(names[0].expect("a person creates the table")).await;
+    let mut creator = h
+        .player(names[0].expect("a person creates the table"))
+        .await;
     let r = creator.post("/api/tables", body).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.json["id"].as_str().unwrap().to_string();
@@ -47,7 +49,9 @@ async fn seated(h: &Harness, body: Value, names: [Option<&str>; 4], level: &str)
             Some(name) => {
                 let c = h.player(name).await;
                 let mut sock = c.game_socket(&id).await;
-                sock.act("sit", json!({"seat": SEATS[i]})).await.expect("sit");
+                sock.act("sit", json!({"seat": SEATS[i]}))
+                    .await
+                    .expect("sit");
                 s.push(Some(sock));
                 people.push(Some(c));
             }
@@ -154,7 +158,10 @@ async fn every_person_agrees_and_the_same_seats_play_again(db: TestDb) {
     assert_eq!(over["can"]["decline_rematch"], false, "no offer yet");
 
     // The first to ask brings the computer's seat with it.
-    t.sock(1).act("rematch", Value::Null).await.expect("east asks");
+    t.sock(1)
+        .act("rematch", Value::Null)
+        .await
+        .expect("east asks");
     for i in [0, 1, 2] {
         let d = table_where(t.sock(i), "the offer", |d| {
             d["rematch"]["by"] == json!(["east", "west"])
@@ -163,9 +170,15 @@ async fn every_person_agrees_and_the_same_seats_play_again(db: TestDb) {
         assert_eq!(d["can"]["rematch"], i != 1, "{}: {d}", SEATS[i]);
         assert_eq!(d["can"]["decline_rematch"], true);
     }
-    t.sock(0).act("rematch", Value::Null).await.expect("south asks");
+    t.sock(0)
+        .act("rematch", Value::Null)
+        .await
+        .expect("south asks");
     assert!(h.row(&t.id).next_game.is_none(), "north has not agreed");
-    t.sock(2).act("rematch", Value::Null).await.expect("north asks");
+    t.sock(2)
+        .act("rematch", Value::Null)
+        .await
+        .expect("north asks");
 
     let next = h.row(&t.id).next_game.expect("the new table");
     for i in [0, 1, 2] {
@@ -208,8 +221,14 @@ async fn a_decline_ends_the_offer_for_everyone(db: TestDb) {
     let names = [Some("ann"), Some("bob"), Some("cat"), Some("dan")];
     let mut t = seated(&h, free_for_all(false), names, "easy").await;
     end_by_leaving(&mut t).await;
-    t.sock(0).act("rematch", Value::Null).await.expect("south asks");
-    t.sock(3).act("rematch", Value::Null).await.expect("west asks");
+    t.sock(0)
+        .act("rematch", Value::Null)
+        .await
+        .expect("south asks");
+    t.sock(3)
+        .act("rematch", Value::Null)
+        .await
+        .expect("west asks");
     t.sock(2)
         .act("decline_rematch", Value::Null)
         .await
@@ -286,10 +305,7 @@ async fn bad_rematch_requests_change_nothing(db: TestDb) {
     let names = [Some("ann"), Some("bob"), Some("cat"), Some("dan")];
     let mut t = seated(&h, free_for_all(false), names, "easy").await;
     // In play: not yet.
-    let m = t
-        .sock(0)
-        .act_err("rematch", Value::Null, "not_over")
-        .await;
+    let m = t.sock(0).act_err("rematch", Value::Null, "not_over").await;
     assert!(m.contains("over"), "{m}");
     t.sock(1)
         .act_err("decline_rematch", Value::Null, "not_over")

@@ -41,8 +41,7 @@ fn fits_hand(layout: &Layout, hand: &Hand) -> bool {
     for p in layout.0.values() {
         *counts.entry(*p).or_insert(0u8) += 1;
     }
-    let wanted: std::collections::BTreeMap<_, _> =
-        hand.entries().filter(|&(_, n)| n > 0).collect();
+    let wanted: std::collections::BTreeMap<_, _> = hand.entries().filter(|&(_, n)| n > 0).collect();
     counts == wanted
 }
 

@@ -15,9 +15,9 @@ mod spectators;
 mod store;
 mod view;
 
+pub use rematch::RematchView;
 pub(super) use store::load;
 pub use store::{NewTable, create};
-pub use rematch::RematchView;
 pub use view::TableView;
 
 use super::messages::{ErrorBody, ServerMsg};

@@ -60,8 +60,7 @@ fn refusal(e: AppError) -> ErrorBody {
 
 impl Table {
     fn is_over(&self) -> bool {
-        matches!(&self.phase, Phase::Playing(p) if p.game.is_over())
-            && self.row.status == FINISHED
+        matches!(&self.phase, Phase::Playing(p) if p.game.is_over()) && self.row.status == FINISHED
     }
 
     fn person_seats(&self) -> impl Iterator<Item = Seat4> + '_ {

@@ -13,6 +13,8 @@ import { renderCards, renderClocks, wireCards } from './cards.js';
 import { Geometry, squareOf } from './geometry.js';
 import { renderOpen, wireOpen } from './open.js';
 import { renderResult } from './result.js';
+import { renderLayouts, wireLayouts } from './layouts.js';
+import { renderRematch, wireRematch } from './rematch.js';
 import { renderReplayBar, replayCaption, replayCells, replayRoute, replaying, wireReplay } from './replay.js';
 import { verifyOnce } from './verify.js';
 import { renderHand } from './hand.js';
@@ -248,9 +250,12 @@ function render() {
   renderTop();
   renderBoard();
   renderCards();
+  // Before the bar's own render, which hides the bar when none of its buttons shows.
+  renderLayouts();
   renderActions();
   renderHand();
   renderResult();
+  renderRematch();
   const over = !!store.table && store.table.phase === 'over';
   renderReplayBar(over);
   if (over && store.table) verifyOnce(store.gameId, store.table);
@@ -261,6 +266,8 @@ wireCards({
   computer: function (seat, level) { command('seat_computer', { seat: seat, level: level }).catch(function () {}); },
 });
 wireActions(command);
+wireLayouts(command);
+wireRematch(command);
 wireOpen();
 wireMute();
 wireReplay(store.gameId, render);

@@ -115,6 +115,13 @@ const TABLE_ERRORS_ZH = {
   confirm_needed: '这是你第 5 次超时或不行动，确认后才会判负',
   not_logged_in: '请先登录再入座',
   bad_layout: '这个布阵读不出来',
+  not_your_hand: '这个布阵的棋子和你这局发到的不一样（乱战）',
+  not_found: '找不到这个已存布阵',
+  not_over: '对局结束后才能再来一局',
+  already_agreed: '你已经同意再来一局了',
+  rematch_declined: '有人不再来，这次没有下一局',
+  no_rematch_offer: '还没有人提出再来一局',
+  rematch_started: '新的一局已经开始了',
 };
 
 /**
