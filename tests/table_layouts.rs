@@ -202,11 +202,10 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
         .act_err("load_layout", json!({"id": 987_654}), "not_found")
         .await;
     // Each loaded layout is legal where it stands: every seat goes to battle with it.
-    for i in 0..4 {
-        f.s[i]
-            .act("ready", Value::Null)
+    for (sock, seat) in f.s.iter_mut().zip(SEATS) {
+        sock.act("ready", Value::Null)
             .await
-            .unwrap_or_else(|e| panic!("{} is ready: {e}", SEATS[i]));
+            .unwrap_or_else(|e| panic!("{seat} is ready: {e}"));
     }
     let mut d = json!({"d": newest(&mut f.s[0]).await});
     if d["d"]["phase"] != "playing" {
@@ -236,6 +235,7 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
 async fn each_seat_saves_in_its_own_frame(db: TestDb) {
     let h = Harness::start(db);
     let mut f = deploying(&h, json!({"alliance": "adjacent"})).await;
+    #[allow(clippy::needless_range_loop)] // the seat's index names its stations too
     for i in 0..4 {
         f.s[i]
             .act("random_layout", Value::Null)
