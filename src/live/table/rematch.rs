@@ -90,8 +90,14 @@ impl Table {
                 .filter(|s| flags[s.index()])
                 .collect()
         };
+        // A rematch created before this task loaded (a restart, a reopened finished
+        // table) was agreed by every seat.
+        let by = match self.row.next_game {
+            Some(_) => Seat4::ALL.map(|s| self.seats[s.index()].is_some()),
+            None => self.rematch.by,
+        };
         Some(RematchView {
-            by: pick(self.rematch.by),
+            by: pick(by),
             agreed: self.row.next_game.is_some(),
             declined: pick(self.rematch.declined),
             next: self.row.next_game.clone(),
