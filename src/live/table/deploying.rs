@@ -126,7 +126,10 @@ impl Table {
     fn deploying(&mut self) -> Result<&mut Deploying, ErrorBody> {
         match &mut self.phase {
             Phase::Deploying(d) => Ok(d),
-            _ => Err(refused(DeployError::NotFinished)),
+            _ => Err(ErrorBody {
+                reason: Some("deployment_over"),
+                ..ErrorBody::new("illegal", "the table is not deploying")
+            }),
         }
     }
 

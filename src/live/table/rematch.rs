@@ -170,8 +170,8 @@ impl Table {
             .all(|s| self.seats[s.index()].is_none() || by[s.index()]);
         let seating = self.rematch_caps(user);
         if !all {
-            let pool = self.hub.pool().clone();
-            pool.write(move |c| check(c, &seating))
+            // A read: said now, and checked again with the creation in the writer.
+            crate::live::blocking(self.hub.pool(), move |c| check(c, &seating))
                 .await
                 .map_err(refusal)?;
             self.rematch.by = by;
@@ -203,6 +203,8 @@ impl Table {
             .map(|s| s.info.id)
             .filter(|&id| id != self.row.creator_id)
             .collect();
+        // The computer may hold several seats: one newcomer.
+        newcomers.sort_unstable();
         newcomers.dedup();
         let names = (self.seats.iter().flatten())
             .map(|s| (s.info.id, s.info.username.clone()))
