@@ -15,6 +15,7 @@ db_tests! {
     every_person_agrees_and_the_same_seats_play_again => every_person_agrees_and_the_same_seats_play_again_sqlite, every_person_agrees_and_the_same_seats_play_again_postgres;
     a_decline_ends_the_offer_for_everyone => a_decline_ends_the_offer_for_everyone_sqlite, a_decline_ends_the_offer_for_everyone_postgres;
     a_rematch_past_a_cap_is_refused_and_creates_nothing => a_rematch_past_a_cap_is_refused_and_creates_nothing_sqlite, a_rematch_past_a_cap_is_refused_and_creates_nothing_postgres;
+    a_rematch_with_the_computer_counts_against_every_persons_cap => a_rematch_with_the_computer_counts_against_every_persons_cap_sqlite, a_rematch_with_the_computer_counts_against_every_persons_cap_postgres;
     bad_rematch_requests_change_nothing => bad_rematch_requests_change_nothing_sqlite, bad_rematch_requests_change_nothing_postgres;
 }
 
@@ -298,6 +299,44 @@ async fn a_rematch_past_a_cap_is_refused_and_creates_nothing(db: TestDb) {
     let next = h.row(&t.id).next_game.expect("the new table");
     assert!(h.row(&next).rated);
     assert_eq!(seats_of(&h, &next), seats_of(&h, &t.id));
+}
+
+async fn a_rematch_with_the_computer_counts_against_every_persons_cap(db: TestDb) {
+    let h = Harness::start(db);
+    let names = [Some("ann"), Some("bob"), Some("cat"), None];
+    let mut t = seated(&h, free_for_all(false), names, "easy").await;
+    end_by_leaving(&mut t).await;
+    // Bob plays three games against the computer elsewhere: a fourth is past his cap.
+    let bob = t.people[1].as_mut().unwrap();
+    for _ in 0..3 {
+        let r = bob
+            .post(
+                "/api/tables",
+                json!({"seconds_per_action": 60, "computer": "easy"}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    let m = t
+        .sock(0)
+        .act_err("rematch", Value::Null, "too_many_computer_games")
+        .await;
+    assert!(m.contains("bob already plays"), "{m}");
+    let m = t
+        .sock(1)
+        .act_err("rematch", Value::Null, "too_many_computer_games")
+        .await;
+    assert!(
+        m.starts_with("you already play"),
+        "his own cap in his words: {m}"
+    );
+    let d = newest(t.sock(2)).await;
+    assert_eq!(
+        d["rematch"]["by"],
+        json!([]),
+        "nothing recorded, not even the computer's: {d}"
+    );
+    assert!(h.row(&t.id).next_game.is_none(), "no table was created");
 }
 
 async fn bad_rematch_requests_change_nothing(db: TestDb) {
