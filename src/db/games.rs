@@ -402,6 +402,30 @@ pub fn set_deployment(conn: &mut DbConn, id: &str, deployment: &str) -> Result<(
     Ok(())
 }
 
+/// Each seat's 托管 in a two-player game, as stored JSON (see `live::tuoguan`); `None`
+/// while no seat has taken it up.
+pub fn tuoguan(conn: &mut DbConn, id: &str) -> Result<Option<String>, DbError> {
+    Ok(games::table
+        .find(id)
+        .select(games::tuoguan)
+        .first::<Option<String>>(conn)
+        .optional()?
+        .flatten())
+}
+
+/// Stores a change to the seats' 托管 of a running game. False when the game is no
+/// longer running (nothing was written).
+pub fn set_tuoguan(conn: &mut DbConn, id: &str, tuoguan: &str) -> Result<bool, DbError> {
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::status.eq(RUNNING)),
+    )
+    .set(games::tuoguan.eq(tuoguan))
+    .execute(conn)?;
+    Ok(n == 1)
+}
+
 /// Where play begins after a standard deployment.
 pub struct BeginPlay<'a> {
     pub first_seat: &'a str,

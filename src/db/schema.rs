@@ -61,6 +61,7 @@ diesel::table! {
         score_before_north -> Nullable<BigInt>,
         deployment -> Nullable<Text>,
         alliance -> Nullable<Text>,
+        tuoguan -> Nullable<Text>,
     }
 }
 

@@ -56,6 +56,8 @@ impl Task {
             connected: SeatPair([self.connected(Seat::South), self.connected(Seat::North)]),
             escape_ms: SeatPair([escape(Seat::South), escape(Seat::North)]),
             watchers: self.watch.shown,
+            tuoguan: self.tuoguan_view(),
+            can: None,
         }
     }
 
@@ -87,6 +89,9 @@ impl Task {
         for away in self.away_since.into_iter().flatten() {
             wake = Some(wake.map_or(away + grace, |w| w.min(away + grace)));
         }
+        if let Some((at, _)) = self.tuoguan_due() {
+            wake = Some(wake.map_or(at, |w| w.min(at)));
+        }
         if let (Some(started), Some(limit)) = (self.row.started_at, game.variant().time_limit_ms())
         {
             let at = started + limit as i64;
@@ -108,6 +113,10 @@ impl Task {
             return Vec::new();
         };
         if game.is_over() || self.row.status != RUNNING {
+            return Vec::new();
+        }
+        // 断线托管 before the clocks: the seat may be to move with little time left.
+        if self.tuoguan_on_timer().await {
             return Vec::new();
         }
         let now = now_ms();

@@ -72,11 +72,12 @@ impl Task {
                 ],
             }
         };
+        let by_tuoguan = matches!(entry, Entry::Step(s) if s.tuoguan);
         let step = action.map(|a| Step {
             game_id: game_id.clone(),
             idx: self.actions as i32,
             seat: seat.name(),
-            action: action_json(seat, a).to_string(),
+            action: stored_action(seat, a, by_tuoguan),
             at_ms,
         });
         // The action is acknowledged and shown only after the writer's commit that
@@ -119,6 +120,9 @@ impl Task {
             if let Some(c) = &mut self.computer {
                 c.observe(&step.applied, &next);
             }
+            for c in self.tuoguan.standins.iter_mut().flatten() {
+                c.observe(&step.applied, &next);
+            }
         }
         self.game = Some(next);
         Ok(())
@@ -140,7 +144,7 @@ impl Task {
                 game_id: game_id.clone(),
                 idx: idx as i32,
                 seat: s.applied.seat.name(),
-                action: action_json(s.applied.seat, s.action).to_string(),
+                action: stored_action(s.applied.seat, s.action, s.tuoguan),
                 at_ms: s.at_ms as i64,
             })
             .collect();
@@ -167,4 +171,14 @@ impl Task {
     pub(super) fn final_score(&self) -> SeatPair<Option<i32>> {
         SeatPair([self.row.score_south, self.row.score_north])
     }
+}
+
+/// An action as stored: the record's form, with `"by":"tuoguan"` when the computer
+/// standing in for the seat played it.
+fn stored_action(seat: Seat, a: Action, tuoguan: bool) -> String {
+    let mut v = action_json(seat, a);
+    if tuoguan {
+        v["by"] = serde_json::json!("tuoguan");
+    }
+    v.to_string()
 }

@@ -50,22 +50,24 @@ pub(super) async fn load_any(hub: &Arc<Hub>, id: &str) -> Result<Loaded, AppErro
 
 async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
     let id_owned = id.to_string();
-    let (row, creator, seats, actions, deployment, marks) = blocking(hub.pool(), move |c| {
-        let row = games::get(c, &id_owned)?
-            .ok_or_else(|| AppError::NotFound(format!("no game {id_owned}")))?;
-        let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
-        let seats = PlayerInfo::seats(c, &row)?;
-        let actions = games::actions(c, &id_owned)?;
-        let deployment = games::deployment(c, &id_owned)?;
-        let mut marks = [Vec::new(), Vec::new()];
-        for (i, user) in [row.south_id, row.north_id].into_iter().enumerate() {
-            if let Some(u) = user {
-                marks[i] = crate::db::marks::of(c, &id_owned, u)?;
+    let (row, creator, seats, actions, deployment, marks, tuoguan) =
+        blocking(hub.pool(), move |c| {
+            let row = games::get(c, &id_owned)?
+                .ok_or_else(|| AppError::NotFound(format!("no game {id_owned}")))?;
+            let creator = PlayerInfo::load(c, row.creator_id, &row.variant)?;
+            let seats = PlayerInfo::seats(c, &row)?;
+            let actions = games::actions(c, &id_owned)?;
+            let deployment = games::deployment(c, &id_owned)?;
+            let mut marks = [Vec::new(), Vec::new()];
+            for (i, user) in [row.south_id, row.north_id].into_iter().enumerate() {
+                if let Some(u) = user {
+                    marks[i] = crate::db::marks::of(c, &id_owned, u)?;
+                }
             }
-        }
-        Ok((row, creator, seats, actions, deployment, marks))
-    })
-    .await?;
+            let tuoguan = games::tuoguan(c, &id_owned)?;
+            Ok((row, creator, seats, actions, deployment, marks, tuoguan))
+        })
+        .await?;
     let options: Options = serde_json::from_str(&row.options).map_err(AppError::internal)?;
     let variant = Variant::from_name(&row.variant)
         .ok_or_else(|| AppError::internal(format!("stored variant {:?}", row.variant)))?;
@@ -89,6 +91,10 @@ async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         seated: None,
         watch: Default::default(),
         permits: Default::default(),
+        tuoguan: match &tuoguan {
+            Some(text) => super::tuoguan::Tuoguan::from_json(text)?,
+            None => Default::default(),
+        },
         row,
     };
     task.computer = super::computer::Computer::of_seats(&task.seats);
@@ -125,8 +131,9 @@ async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
             if action.is_step() {
                 last_step_at = Some(at_ms as i64);
             }
-            let step = Step::apply(&mut game, seat, action, at_ms)
+            let mut step = Step::apply(&mut game, seat, action, at_ms)
                 .map_err(|e| AppError::internal(format!("stored action {} of {id}: {e}", a.idx)))?;
+            step.tuoguan = v.get("by").and_then(Value::as_str) == Some("tuoguan");
             task.marks.follow(&step.applied.effect, game.position());
             if let Some(c) = &mut task.computer {
                 c.observe(&step.applied, &game);
@@ -147,6 +154,10 @@ async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         task.row.colour_south = game.colour_of(Seat::South).map(|c| c.name().to_string());
         if let (RUNNING, Some(at)) = (task.row.status.as_str(), last_step_at) {
             task.row.deadline_at = Some(task.deadline_after(at));
+        }
+        // The computer stands in again for each seat in 托管, from its view now.
+        if task.row.status == RUNNING {
+            task.tuoguan.stand_in_all(&game);
         }
         task.game = Some(game);
     } else if task.row.status == RUNNING && variant.caps().deploys() {

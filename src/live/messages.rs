@@ -147,6 +147,11 @@ pub struct Presence {
     /// How many watch the game (sockets that are not a player's), as last announced:
     /// a change is told at most once a second (`watchers.rs`).
     pub watchers: u32,
+    /// Each seat's 托管 (`tuoguan.rs`), for everyone to see on the seat cards.
+    pub tuoguan: SeatPair<super::tuoguan::SeatTuoguan>,
+    /// What this socket's seat may do about 托管; left out for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub can: Option<super::tuoguan::Can>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -275,6 +280,9 @@ pub struct Event {
     pub clock: Option<Option<Clock>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at_ms: Option<u64>,
+    /// The step was played by the computer standing in for the seat (托管).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub tuoguan: bool,
 }
 
 impl Event {
@@ -291,6 +299,7 @@ impl Event {
             repetition_warnings: None,
             clock: None,
             at_ms: None,
+            tuoguan: false,
         }
     }
 }

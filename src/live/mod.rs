@@ -27,6 +27,7 @@ mod summary;
 pub mod table;
 mod tally_text;
 mod task;
+mod tuoguan;
 mod watch_list;
 pub mod watch_permits;
 mod watchers;
@@ -91,9 +92,11 @@ pub enum Cmd {
     /// The expiry sweep cancelled the game (if it was still open) in the database.
     Expired,
     /// The thinking pool's answer to the question the computer was asked at `version`
-    /// of the game (`None`: the engine failed).
+    /// of the game for `seat` (`None`: the engine failed).
     Computer {
         version: usize,
+        /// The seat it plays: the computer's own, or one it stands in for (托管).
+        seat: crate::rules::Seat,
         decision: Option<crate::engine::Decision>,
     },
     /// `owner`, a player of the game, changed their 指定旁观 list to `viewers`.

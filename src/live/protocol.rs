@@ -48,7 +48,7 @@ pub enum TableCmd {
     Computer(Seat4, Level),
     /// A move or attack between two stations.
     Move(Station, Station),
-    /// 手动托管 on, or off.
+    /// 手动托管 on, or off, for the sender's own seat (two-player games take it too).
     Tuoguan(bool),
     /// 托管退出: leave the running game for good; the server plays on for the seat or
     /// the seat is defeated (RULES §5.5.1).
@@ -172,7 +172,18 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
                 .ok_or("seat_computer needs a \"level\" (easy, normal or hard) in \"d\"")?;
             ClientKind::Table(TableCmd::Computer(seat()?, level))
         }
-        "tuoguan" => ClientKind::Table(TableCmd::Tuoguan(flag("on")?)),
+        "tuoguan" => {
+            // Only "on": 托管 is always for the sender's own seat, so a "seat" (or any
+            // other field) is a mistake to point out, not to ignore.
+            if let Some(extra) = d.as_object().and_then(|o| o.keys().find(|k| *k != "on")) {
+                return Err(format!(
+                    "tuoguan takes only \"on\" in \"d\" (it is always for your own seat), \
+                     not {}",
+                    quoted(extra)
+                ));
+            }
+            ClientKind::Table(TableCmd::Tuoguan(flag("on")?))
+        }
         "leave" => ClientKind::Table(TableCmd::Leave),
         "play_on" => ClientKind::Table(TableCmd::PlayOn(flag("yes")?)),
         "pass" if d.get("confirm") == Some(&Value::Bool(true)) => {
@@ -328,6 +339,11 @@ mod tests {
             parse(r#"{"t":"tuoguan","d":{}}"#)
                 .unwrap_err()
                 .contains("on")
+        );
+        assert!(
+            parse(r#"{"t":"tuoguan","d":{"on":true,"seat":"north"}}"#)
+                .unwrap_err()
+                .contains("seat")
         );
         assert!(
             parse(r#"{"t":"seat_computer","d":{"seat":"east","level":"god"}}"#)

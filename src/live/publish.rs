@@ -142,6 +142,7 @@ impl Task {
                 }
                 ev.status = Some(step.status);
                 ev.at_ms = Some(step.at_ms);
+                ev.tuoguan = step.tuoguan;
                 if applied.outcome.is_some() {
                     ev.result = self.result();
                     ev.score = Some(self.final_score());
@@ -192,7 +193,7 @@ impl Task {
     pub(super) fn state(&self, conn: u64) -> ServerMsg {
         let viewer = self.viewer(conn);
         let you = self.seat_of(conn);
-        let presence = self.presence();
+        let presence = self.presence_for(conn);
         let marks = match (you, &self.game) {
             (Some(seat), Some(_)) if self.variant.caps().marks => Some(self.marks.by_square(seat)),
             _ => None,
@@ -289,11 +290,34 @@ impl Task {
             return;
         }
         self.shown_here = here;
-        let msg = ServerMsg::Presence { d: self.presence() }.frame();
+        self.send_presence(new);
+    }
+
+    /// Who is here, as socket `conn` is told it: a player's socket with what its seat
+    /// may do about 托管.
+    pub(super) fn presence_for(&self, conn: u64) -> super::messages::Presence {
+        let mut p = self.presence();
+        p.can = self.seat_of(conn).map(|s| self.tuoguan_can(s));
+        p
+    }
+
+    /// A `presence` message to every socket but `except`, cut once per seat (their
+    /// `can`) and once for everyone else.
+    pub(super) fn send_presence(&self, except: Option<u64>) {
+        let mut cut: [Option<ByteString>; 3] = Default::default();
         for (&conn, c) in &self.conns {
-            if Some(conn) != new {
-                c.out.push(msg.clone());
+            if Some(conn) == except {
+                continue;
             }
+            let seat = self.seat_of(conn);
+            let slot = seat.map_or(2, Seat::index);
+            let text = cut[slot].get_or_insert_with(|| {
+                ServerMsg::Presence {
+                    d: self.presence_for(conn),
+                }
+                .frame()
+            });
+            c.out.push(text.clone());
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::marks::Marks;
 use super::messages::{ErrorBody, ServerMsg};
 use super::presence::Place;
-use super::protocol::ClientKind;
+use super::protocol::{ClientKind, TableCmd};
 use super::summary::PlayerInfo;
 use super::{Cmd, Hub, Outbox};
 use crate::db::games::{ActionRow, GameRow, OPEN, RUNNING};
@@ -51,6 +51,9 @@ pub(super) struct Step {
     /// Every station a move passed; it depends on the board before the move, which is
     /// not kept.
     pub route: Option<Box<[Square]>>,
+    /// Played by the computer standing in for the seat (托管): marked on the step's
+    /// event and in the stored record (`"by":"tuoguan"`).
+    pub tuoguan: bool,
 }
 
 impl Step {
@@ -75,6 +78,7 @@ impl Step {
             at_ms,
             status: Status::of(game),
             route,
+            tuoguan: false,
         })
     }
 }
@@ -115,6 +119,8 @@ pub(super) struct Task {
     pub watch: super::watchers::WatchCount,
     /// The players' 指定旁观 lists, read when a spectator first comes.
     pub permits: super::watch_permits::Permits,
+    /// Each seat's 托管 and the computer standing in for it (`tuoguan.rs`).
+    pub tuoguan: super::tuoguan::Tuoguan,
 }
 
 /// What a command handler gives back: the entries it added to the game, to be
@@ -220,6 +226,7 @@ impl Task {
                 self.greet(conn, since);
                 self.presence_changed(Some(conn));
                 self.audience_changed();
+                self.tuoguan_back().await;
             }
             Cmd::Disconnect { conn } => {
                 if self.conns.remove(&conn).is_some() {
@@ -237,11 +244,16 @@ impl Task {
                     ClientKind::Deploy(cmd) => return self.deploy_cmd(conn, msg.ack, cmd).await,
                     ClientKind::Mark(cmd) => return self.mark_cmd(conn, msg.ack, cmd).await,
                     ClientKind::Phrase(id) => return self.phrase(conn, msg.ack, id),
+                    // 托管 answers with an ack and a presence message: it is not a step.
+                    ClientKind::Table(TableCmd::Tuoguan(on)) => {
+                        return self.tuoguan_cmd(conn, msg.ack, on).await;
+                    }
                     ClientKind::Act(action) => self.act(conn, action).await,
                     ClientKind::Rematch => self.rematch(conn).await,
                     ClientKind::Table(_) => Err(ErrorBody::new(
                         "illegal",
-                        "seats, stations and 托管 belong to 四国 tables; this is a two-player game",
+                        "seats, stations and leaving with 托管 belong to 四国 tables; this is a \
+                         two-player game",
                     )),
                 };
                 match done {
@@ -258,7 +270,11 @@ impl Task {
                 let _ = reply.send(r);
             }
             Cmd::Expired => self.expired(),
-            Cmd::Computer { version, decision } => self.computer_answer(version, decision).await,
+            Cmd::Computer {
+                version,
+                seat,
+                decision,
+            } => self.computer_answer(version, seat, decision).await,
             Cmd::TableComputer { .. } => {}
             Cmd::Permits { owner, viewers } => self.permits_changed(owner, viewers).await,
             Cmd::Summary { reply } => {
@@ -352,14 +368,6 @@ impl Task {
         }
     }
 
-    /// Sends `msg` to every socket of the game.
-    pub(super) fn send_to_all(&self, msg: &ServerMsg) {
-        let text = msg.frame();
-        for c in self.conns.values() {
-            c.out.push(text.clone());
-        }
-    }
-
     pub(super) fn ack(&self, conn: u64, ack: Option<u64>) {
         if let Some(a) = ack {
             self.send(
@@ -381,6 +389,11 @@ impl Task {
     /// An action by `seat`, a person's or the computer's: checked by the rules, stored,
     /// then published by the caller.
     pub(super) async fn act_as(&mut self, seat: Seat, action: Action) -> Handled {
+        self.act_by(seat, action, false).await
+    }
+
+    /// [`Task::act_as`], `tuoguan` when the computer standing in for the seat plays it.
+    pub(super) async fn act_by(&mut self, seat: Seat, action: Action, tuoguan: bool) -> Handled {
         let Some(game) = &self.game else {
             let why = if self.deploy.is_some() {
                 "the players are still deploying; moves start when both are ready"
@@ -394,8 +407,9 @@ impl Task {
         }
         let at_ms = self.at_ms();
         let mut next = game.clone();
-        let step = Step::apply(&mut next, seat, action, at_ms)
+        let mut step = Step::apply(&mut next, seat, action, at_ms)
             .map_err(|e| ErrorBody::new("illegal", e.to_string()))?;
+        step.tuoguan = tuoguan;
         let entry = Entry::Step(Box::new(step));
         if let Err(e) = self.commit(seat, Some(action), next, &entry).await {
             tracing::error!(game = %self.row.id, error = %e, "cannot store an action");

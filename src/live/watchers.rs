@@ -6,7 +6,6 @@
 //! every arrival would send each of n spectators n frames. A change of the count alone
 //! is therefore told at most once per [`SHOW_EVERY_MS`], when its timer fires.
 
-use super::messages::ServerMsg;
 use super::task::Task;
 use crate::db::now_ms;
 use std::collections::HashMap;
@@ -69,7 +68,7 @@ impl Task {
         let n = self.spectators();
         if n != self.watch.shown {
             self.watch.shown = n;
-            self.send_to_all(&ServerMsg::Presence { d: self.presence() });
+            self.send_presence(None);
         }
     }
 

@@ -179,6 +179,13 @@ pub fn parse_action(v: &Value) -> Result<(Seat, Action), String> {
         if k == "seat" {
             continue;
         }
+        // Who played it, beside the action: the computer standing in for the seat.
+        if k == "by" {
+            if val != "tuoguan" {
+                return Err("by, when present, must be \"tuoguan\"".into());
+            }
+            continue;
+        }
         let flag = |name: &str, a: Action| {
             if val == &Value::Bool(true) {
                 Ok(a)

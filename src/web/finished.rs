@@ -54,8 +54,12 @@ pub fn record(row: &GameRow, actions: &[ActionRow]) -> Result<Built, AppError> {
     record.commitment = row.commitment.clone();
     record.salt = if finished { row.salt.clone() } else { None };
     let mut at_ms = Vec::with_capacity(actions.len());
-    for a in actions {
+    let mut by_tuoguan = Vec::new();
+    for (i, a) in actions.iter().enumerate() {
         let v: Value = serde_json::from_str(&a.action).map_err(AppError::internal)?;
+        if v["by"] == "tuoguan" {
+            by_tuoguan.push(i);
+        }
         record
             .actions
             .push(parse_action(&v).map_err(AppError::internal)?);
@@ -71,6 +75,10 @@ pub fn record(row: &GameRow, actions: &[ActionRow]) -> Result<Built, AppError> {
     }
     let verified = finished && record.verify().is_ok();
     let mut v = record.to_json();
+    // Steps played by the computer standing in for a seat (托管) keep their mark.
+    for i in by_tuoguan {
+        v["actions"][i]["by"] = json!("tuoguan");
+    }
     v["id"] = json!(row.id);
     // Replayed here with the rules and checked against the commitment.
     v["verified"] = json!(verified);

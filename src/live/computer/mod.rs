@@ -41,6 +41,9 @@ pub(super) struct Computer {
     /// Standard 军棋: whether it declares itself ready at once (and so moves first) or
     /// waits for the person to be ready; drawn for each game, as people differ too.
     ready_first: bool,
+    /// It stands in for a person in 托管 (`live::tuoguan`): it plays the seat's turns
+    /// only, never resigning, offering or answering a draw on their behalf.
+    stand_in: bool,
 }
 
 struct Asked {
@@ -61,8 +64,26 @@ impl Computer {
                 asked: None,
                 laid_out: false,
                 ready_first: rand::random(),
+                stand_in: false,
             })
         })
+    }
+
+    /// The computer standing in for a person's `seat` in 托管, at 入门 (the easiest
+    /// level), from what the seat may know of `game` now: its view and the options,
+    /// as a socket of the seat would have them.
+    pub fn stand_in(seat: Seat, game: &Game) -> Computer {
+        let mut c = Computer {
+            seat,
+            level: Level::Easy,
+            info: None,
+            asked: None,
+            laid_out: true,
+            ready_first: false,
+            stand_in: true,
+        };
+        c.begin(game);
+        c
     }
 
     /// Play begins (or, after a restart, began) with `game`: the computer gets its

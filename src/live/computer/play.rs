@@ -60,7 +60,7 @@ impl Computer {
         if info.is_over() {
             return None;
         }
-        if info.open_offer() == Some(self.seat.other()) {
+        if info.open_offer() == Some(self.seat.other()) && !self.stand_in {
             return Some(Wanted {
                 budget: ANSWER_CAP,
                 due: None,
@@ -79,36 +79,65 @@ impl Computer {
 }
 
 impl Task {
-    /// Gives the computer its turn when it has one: runs after every command and clock
-    /// of the game's task (`me` is the task's own channel, where answers come back).
+    /// The computer playing `seat`: the game's own computer, or the one standing in for
+    /// a person in 托管.
+    fn computer_of(&self, seat: Seat) -> Option<&Computer> {
+        match &self.computer {
+            Some(c) if c.seat == seat => Some(c),
+            _ => self.tuoguan.standins[seat.index()].as_ref(),
+        }
+    }
+
+    fn computer_of_mut(&mut self, seat: Seat) -> Option<&mut Computer> {
+        match &mut self.computer {
+            Some(c) if c.seat == seat => Some(c),
+            _ => self.tuoguan.standins[seat.index()].as_mut(),
+        }
+    }
+
+    /// Gives the computer its turn when it has one, for its own seat and for each seat
+    /// it stands in for: runs after every command and clock of the game's task (`me` is
+    /// the task's own channel, where answers come back).
     pub(in crate::live) async fn prompt_computer(&mut self, me: &UnboundedSender<Cmd>) {
-        if self.computer.is_none() {
+        let standing_in = self.tuoguan.standins.iter().any(Option::is_some);
+        if self.computer.is_none() && !standing_in {
             return;
         }
         if self.row.status != RUNNING {
-            if let Some(c) = &mut self.computer {
-                c.withdraw();
+            for seat in Seat::BOTH {
+                if let Some(c) = self.computer_of_mut(seat) {
+                    c.withdraw();
+                }
             }
             return;
         }
-        if self.deploy.is_some() {
+        if self.computer.is_some() && self.deploy.is_some() {
             self.computer_deploy().await;
             if self.deploy.is_some() {
                 return;
             }
             // Its readiness began play: it may be the first to move.
         }
+        for seat in Seat::BOTH {
+            self.prompt_seat(seat, me);
+        }
+    }
+
+    /// Asks the thinking pool for `seat`'s next action when the computer plays it and
+    /// has something to decide that it was not already asked about.
+    fn prompt_seat(&mut self, seat: Seat, me: &UnboundedSender<Cmd>) {
         let version = self.version();
         let over = self.game.as_ref().is_none_or(|g| g.is_over());
         let deadline_at = self.row.deadline_at;
-        let Some(c) = &self.computer else {
+        let hub = self.hub.clone();
+        let Some(c) = self.computer_of(seat) else {
             return;
         };
-        // The person it plays: the thinking pool shares its turns by them.
-        let player = self.seats[c.seat.other().index()]
-            .as_ref()
-            .map_or(0, |p| p.id);
-        let Some(c) = &mut self.computer else {
+        // The person it plays against, or stands in for: the thinking pool shares its
+        // turns by them.
+        let person = if c.stand_in { seat } else { seat.other() };
+        let player = self.seats[person.index()].as_ref().map_or(0, |p| p.id);
+        let Some(c) = self.computer_of_mut(seat) else {
             return;
         };
         if c.asked.as_ref().is_some_and(|a| a.version == version) {
@@ -120,11 +149,15 @@ impl Task {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let tx = me.clone();
-        let not_before = Instant::now() + paced(self.hub.config().computer_pace, wanted.due);
+        let not_before = Instant::now() + paced(hub.config().computer_pace, wanted.due);
         let runtime = tokio::runtime::Handle::current();
         let answer = Box::new(move |decision| {
             // The task may have ended meanwhile: then nobody waits for this.
-            let answer = Cmd::Computer { version, decision };
+            let answer = Cmd::Computer {
+                version,
+                seat,
+                decision,
+            };
             match not_before.checked_duration_since(Instant::now()) {
                 Some(wait) if !wait.is_zero() => {
                     runtime.spawn(async move {
@@ -137,7 +170,7 @@ impl Task {
                 }
             }
         });
-        self.hub.thinkers().ask(Question {
+        hub.thinkers().ask(Question {
             problem: Problem::TwoPlayer {
                 info: Box::new(info.clone()),
                 answer,
@@ -151,33 +184,41 @@ impl Task {
         c.asked = Some(Asked { version, stop });
     }
 
-    /// The thinking pool's answer to the question asked at `version` (`None`: the
-    /// engine failed). Applied only if the game is still where it was.
+    /// The thinking pool's answer to the question asked at `version` for `seat`
+    /// (`None`: the engine failed). Applied only if the game is still where it was.
     pub(in crate::live) async fn computer_answer(
         &mut self,
         version: usize,
+        seat: Seat,
         decision: Option<Decision>,
     ) {
-        let Some(c) = &mut self.computer else {
+        let Some(c) = self.computer_of_mut(seat) else {
             return;
         };
         if c.asked.as_ref().is_none_or(|a| a.version != version) {
-            // The answer to a question withdrawn since.
+            // The answer to a question withdrawn since (or to a stand-in gone since).
             return;
         }
         c.asked = None;
-        let seat = c.seat;
+        let stand_in = c.stand_in;
         if version != self.version() || self.row.status != RUNNING {
             return;
         }
-        let action = match decision {
-            Some(d) => d.action(),
-            None => self.fallback(seat),
-        };
+        let action =
+            match decision {
+                // A stand-in plays the seat's turn and nothing else: a resignation or a
+                // draw is the person's to choose.
+                Some(Decision::Play(
+                    a @ (Action::Flip(_) | Action::Move { .. } | Action::Pass),
+                )) if stand_in => Some(a),
+                Some(_) if stand_in => self.fallback(seat),
+                Some(d) => d.action(),
+                None => self.fallback(seat),
+            };
         let Some(action) = action else {
             return;
         };
-        match self.act_as(seat, action).await {
+        match self.act_by(seat, action, stand_in).await {
             Ok(entries) => self.publish(entries, None),
             Err(why) => {
                 tracing::error!(
@@ -186,7 +227,7 @@ impl Task {
                 );
                 // Its turn must still be played, or its clock would run out.
                 if let Some(other) = self.fallback(seat).filter(|&a| a != action)
-                    && let Ok(entries) = self.act_as(seat, other).await
+                    && let Ok(entries) = self.act_by(seat, other, stand_in).await
                 {
                     self.publish(entries, None);
                 }
@@ -197,7 +238,7 @@ impl Task {
     /// What the computer plays on its turn when its engine cannot say: a legal action
     /// that does not lose by repetition if there is one.
     fn fallback(&self, seat: Seat) -> Option<Action> {
-        let info = self.computer.as_ref()?.info.as_ref()?;
+        let info = self.computer_of(seat)?.info.as_ref()?;
         if info.to_move() != seat {
             return None;
         }
