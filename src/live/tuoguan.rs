@@ -182,16 +182,16 @@ impl Task {
     /// that changed nothing; every socket then gets a `presence` message.
     pub(super) async fn tuoguan_cmd(&mut self, conn: u64, ack: Option<u64>, on: bool) {
         let refuse = |code, message: &str| ServerMsg::error(ErrorBody::new(code, message), ack);
+        // An open game's creator holds no seat yet: the game's state is what to tell.
+        if self.row.status == OPEN {
+            return self.send(conn, &refuse("illegal", "the game has not started"));
+        }
         let Some(seat) = self.seat_of(conn) else {
             let why = "spectators cannot ask for 托管: only a player, for their own seat";
             return self.send(conn, &refuse("not_a_player", why));
         };
         if self.row.status != RUNNING || self.game.as_ref().is_some_and(Game::is_over) {
-            let (code, why) = match self.row.status.as_str() {
-                OPEN => ("illegal", "the game has not started"),
-                _ => ("game_over", "the game is over"),
-            };
-            return self.send(conn, &refuse(code, why));
+            return self.send(conn, &refuse("game_over", "the game is over"));
         }
         if self.game.is_none() {
             let why = "托管 starts with play, once the deployment is over";
