@@ -981,8 +981,19 @@ async fn hidden_from(db: TestDb, bots: bool) {
     }
 }
 
+/// A step the computer played for `seat` in 托管, followed in the mirror.
+fn follow_stand_in(table: &mut Table, seat: Seat, ev: &Value) {
+    assert_eq!(ev["d"]["tuoguan"], true, "only 托管 plays meanwhile: {ev}");
+    let (by, action) = support::computer::event_action(ev).expect("a step");
+    assert_eq!(by, seat, "{ev}");
+    assert_eq!(ev["v"], table.version + 1, "{ev}");
+    table.follow(by, action);
+}
+
 /// A player without a socket for the grace period (3 s here) loses by escape; coming
-/// back in time cancels it. The escaper pays 10 × base (RULES §3.1).
+/// back in time cancels it. The escaper pays 10 × base (RULES §3.1). Meanwhile the
+/// computer stands in for the absent seat from a quarter of the grace on (断线托管,
+/// tests/tuoguan_two_player.rs): its steps are the only events before the ruling.
 ///
 /// The grace runs on the server's clock, so the test keeps its own waits off the path
 /// to it: away and back takes a few round trips and one short pause (a loaded machine
@@ -1036,9 +1047,13 @@ async fn escape_after_the_grace_period(db: TestDb) {
     assert_eq!(st["d"]["connected"][runner.name()], false, "{st}");
     let back = table.seats[runner.index()].client.socket(&path).await;
     *table.socket(runner) = back;
+    // (A slow machine may have let 断线托管 begin meanwhile, after a quarter of the
+    // grace: its presence message comes first then.)
     let p = table
         .socket(runner.other())
-        .wait_for("presence", |v| v["t"] == "presence")
+        .wait_for("presence", |v| {
+            v["t"] == "presence" && v["d"]["connected"][runner.name()] == true
+        })
         .await;
     assert!(
         told.elapsed() < Duration::from_millis(first as u64),
@@ -1054,10 +1069,13 @@ async fn escape_after_the_grace_period(db: TestDb) {
     let ruling = told + Duration::from_millis(first as u64) + Duration::from_millis(500);
     actix_web::rt::time::sleep_until(ruling.into()).await;
     let heard = table.socket(runner.other()).barrier().await;
-    assert!(
-        heard.iter().all(|m| m["t"] != "event"),
-        "back within the grace period: {heard:?}"
-    );
+    let (stood_in, others): (Vec<&Value>, Vec<&Value>) = (heard.iter())
+        .filter(|m| m["t"] == "event")
+        .partition(|m| m["d"]["tuoguan"] == true);
+    assert!(others.is_empty(), "back within the grace period: {heard:?}");
+    for ev in stood_in {
+        follow_stand_in(&mut table, runner, ev);
+    }
     assert_eq!(
         table.summary().await["status"],
         "running",
@@ -1065,11 +1083,21 @@ async fn escape_after_the_grace_period(db: TestDb) {
     );
     table.harmless_steps(2, &mut rng).await;
 
-    // Away for good: escape after 2 s.
+    // Away for good: after a quarter of the grace the computer stands in for the runner
+    // (断线托管) and plays their turn if it is theirs; the escape comes at the grace.
     let gone = std::mem::replace(table.socket(runner), h.client().game_socket(&id).await);
     let left = Instant::now();
     gone.close().await;
     let ev = table.socket(runner.other()).wait_event("escape").await;
+    let seen = table.version;
+    let before: Vec<Value> = (table.socket(runner.other()).received.iter())
+        .filter(|m| m["t"] == "event" && m["v"].as_u64() < ev["v"].as_u64())
+        .filter(|m| m["v"].as_u64() > Some(seen))
+        .cloned()
+        .collect();
+    for step in &before {
+        follow_stand_in(&mut table, runner, step);
+    }
     // Never early; how late a loaded machine may make it is bounded by the wait alone.
     let waited = left.elapsed();
     assert!(
@@ -1085,7 +1113,8 @@ async fn escape_after_the_grace_period(db: TestDb) {
     table.follow(runner, Action::Escape);
     let summary = table.summary().await;
     assert_eq!(summary["reason"], "escape");
-    // Harmless play took nothing: the winner gets 0 × base, the escaper −10 × base.
+    // Harmless play took nothing, and the stand-in played one step at most (the other
+    // seat waited): the winner gets 0 × base, the escaper −10 × base.
     assert_eq!(
         summary["score"],
         json!({runner.name(): -10, runner.other().name(): 0})
