@@ -115,6 +115,21 @@ async fn flip_game(h: &Harness, out: &mut Vec<Value>, extra: &mut Vec<(&'static 
         v >= 50,
         "the game ended after {v} steps, before a resignation is allowed"
     );
+    // 托管: the seat to move hands it to the computer, whose step comes marked, and
+    // takes it back (presence messages with each seat's 托管 and the player's `can`).
+    let mover = (0..2)
+        .find(|&i| !latest_legal(&sockets[i]).is_empty())
+        .expect("a seat is to move");
+    sockets[mover]
+        .act("tuoguan", json!({"on": true}))
+        .await
+        .unwrap();
+    let v = v + 1;
+    caught_up(&mut sockets, v).await;
+    sockets[mover]
+        .act("tuoguan", json!({"on": false}))
+        .await
+        .unwrap();
     // An error, a pong and a phrase.
     sockets[0]
         .act_err("move", json!({"from": "a1", "to": "e12"}), "illegal")

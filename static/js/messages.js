@@ -34,10 +34,29 @@
  */
 
 /**
+ * One seat's 托管: the kind it is in now, how many it has taken up, and whether the
+ * computer plays it to the end (the 4th).
+ * @typedef {Object} SeatTuoguan
+ * @property {'manual'|'disconnect'|null} on
+ * @property {number} count
+ * @property {boolean} permanent
+ */
+
+/**
+ * What this socket's seat may do about 托管 (a player's socket only).
+ * @typedef {Object} TuoguanCan
+ * @property {boolean} tuoguan
+ * @property {boolean} end_tuoguan
+ * @property {boolean} tuoguan_permanent taking it up now is for the rest of the game
+ */
+
+/**
  * @typedef {Object} Presence
  * @property {{south: boolean, north: boolean}} connected
  * @property {{south: number|null, north: number|null}} escape_ms
  * @property {number} [watchers] how many watch (sockets that are not a player's)
+ * @property {{south: SeatTuoguan, north: SeatTuoguan}} tuoguan
+ * @property {TuoguanCan} [can]
  */
 
 /**
@@ -218,6 +237,7 @@
  * @property {Clock|null} [clock]
  * @property {string} [next]
  * @property {number} [at_ms]
+ * @property {boolean} [tuoguan] played by the computer standing in for the seat
  */
 
 /**
