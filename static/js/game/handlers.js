@@ -98,7 +98,10 @@ function onState(v, d) {
   S.deploy = S.view ? null : S.deploy || null;
   S.marks = S.marks && typeof S.marks === 'object' ? S.marks : {};
   // An older server sends `connected` only: the page shows who is there, without the countdown.
-  if (!S.presence && S.connected) S.presence = { connected: S.connected, escape_ms: { south: null, north: null } };
+  if (!S.presence && S.connected) {
+    const none = { on: null, count: 0, permanent: false };
+    S.presence = { connected: S.connected, escape_ms: { south: null, north: null }, tuoguan: { south: none, north: none } };
+  }
   const hadColours = !!(store.S && store.S.view && store.S.view.colours);
   store.S = S;
   store.version = typeof v === 'number' ? v : 0;

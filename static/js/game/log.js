@@ -126,9 +126,11 @@ const MAX_LINES = 400;
 export function logLine(list, d, stepNo, nameOf, cls) {
   const parts = describe(d, nameOf);
   if (!parts) return;
-  list.insertBefore(el('li', { class: 'log-' + d.kind + (d.seat ? ' log-' + d.seat : '') + (cls ? ' ' + cls : '') }, [
+  list.insertBefore(el('li', { class: 'log-' + d.kind + (d.seat ? ' log-' + d.seat : '') + (d.tuoguan ? ' log-tuoguan' : '') + (cls ? ' ' + cls : '') }, [
     stepNo ? el('span', { class: 'log-step', text: String(stepNo) }) : null,
     el('span', { class: 'log-text' }, parts),
+    // Played by the computer standing in for the seat.
+    d.tuoguan ? el('span', { class: 'log-by-tuoguan', text: t('托管', 'auto') }) : null,
   ]), list.firstChild);
   while (list.childNodes.length > MAX_LINES) list.removeChild(/** @type {Node} */ (list.lastChild));
 }

@@ -7,6 +7,7 @@ import { byId, toast } from '../dom.js';
 import { play } from './sound.js';
 import { reasonText, t } from '../i18n.js';
 import { perActionSeconds } from './cards.js';
+import { renderTuoguan } from './tuoguan.js';
 import {
   amCreator, creatorName, deploying, game, isRunning, isStandard, limits, mySeat, myTurn, other,
   playerName, result, rootEl, shown, status, store, view,
@@ -268,4 +269,5 @@ export function renderPanels() {
   renderPanelsInner();
   renderStatus();
   renderBanner();
+  renderTuoguan();
 }

@@ -6,6 +6,7 @@
 // draw either: it loads just after the first drawing, or when a phrase arrives.
 import { byId } from '../dom.js';
 import { deploying, isStandard, mySeat, result, status, view } from './state.js';
+import { wireTuoguan } from './tuoguan.js';
 
 /** @typedef {(type: string, data?: unknown) => Promise<{a: number, v?: number}>} Send */
 /**
@@ -41,6 +42,7 @@ const asked = new Map();
 /** @param {Page} p */
 export function wireParts(p) {
   page = p;
+  wireTuoguan(p.command);
 }
 
 /**
