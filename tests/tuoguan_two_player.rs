@@ -15,7 +15,7 @@ mod support;
 use junqi::rules::{Action, Seat};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
-use support::computer::{self, VsComputer, event_action};
+use support::computer::{self, event_action};
 use support::hidden::assert_hidden;
 use support::policy::Rng;
 use support::{Harness, Socket, Table, TestDb, check_against_rules};
@@ -63,6 +63,16 @@ async fn stand_in_step(table: &mut Table, seat: Seat) -> Value {
     let own = table.socket(seat).event_at(v).await;
     assert_eq!(own["d"]["tuoguan"], true, "{own}");
     ev
+}
+
+/// [`stand_in_step`] while `seat` has no socket of its own: only `by` is asked.
+async fn stand_in_step_seen_by(table: &mut Table, seat: Seat, by: Seat) {
+    let v = table.version + 1;
+    let ev = table.socket(by).event_at(v).await;
+    assert_eq!(ev["d"]["tuoguan"], true, "marked as 托管: {ev}");
+    let (who, action) = event_action(&ev).expect("a step");
+    assert_eq!(who, seat, "{ev}");
+    table.follow(who, action);
 }
 
 /// The indices of a record's actions played by the stand-in.
@@ -231,7 +241,16 @@ async fn disconnect_tuoguan_after_the_hold_off_until_the_player_is_back(db: Test
         p["d"]["escape_ms"][away.name()].as_i64().unwrap() > 0,
         "the escape grace still runs: {p}"
     );
-    stand_in_step(&mut table, away).await;
+    // A spectator (the socket that took the absent one's place) sees the mark too, with
+    // no `can` of its own.
+    let seen = presence_with(
+        table.socket(away),
+        away,
+        &seat_state(Some("disconnect"), 1, false),
+    )
+    .await;
+    assert!(seen["d"].get("can").is_none(), "{seen}");
+    stand_in_step_seen_by(&mut table, away, other).await;
 
     // Back: the 托管 ends by itself, its count kept, and the player plays again.
     let path = format!("/ws/game/{id}?v={}", table.version);
@@ -388,63 +407,95 @@ async fn bad_requests_are_refused_and_change_nothing(db: TestDb) {
     assert_eq!(st["v"], 0);
 }
 
-fn colour_of(seat: Seat) -> &'static str {
-    match seat {
-        Seat::South => "red",
-        Seat::North => "blue",
-    }
-}
-
 async fn the_stand_in_reveals_nothing(db: TestDb) {
+    // Two people in standard 军棋 both hand their seats over: each stand-in plays from
+    // its own seat's view, and each person's socket is the opponent's of the other's
+    // stand-in. Neither, nor a spectator, may be told a hidden piece before the end.
     let h = Harness::start(db);
-    let mut client = h.player("huang_zhong").await;
-    let r = computer::create(&mut client, "standard", 10, "easy").await;
+    let mut a = h.player("huang_zhong").await;
+    let b = h.player("ma_chao").await;
+    let r = a
+        .post(
+            "/api/games",
+            json!({"variant": "standard", "seconds_per_action": 10, "rated": false}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.json["id"].as_str().unwrap().to_string();
-    let mut s = client.game_socket(&id).await;
-    s.wait_state().await;
-    s.act("ready", Value::Null).await.unwrap();
-    s.wait_for("the start of play", |v| v["t"] == "state" && v["v"] == 1)
+    let mut b = b;
+    b.join(&id).await;
+    let mut sockets = Vec::new();
+    for c in [&a, &b] {
+        let mut s = c.game_socket(&id).await;
+        s.wait_for("the deployment", |m| {
+            m["t"] == "state" && !m["d"]["deploy"].is_null()
+        })
         .await;
-    s.close().await;
-    let mut t = VsComputer::seat(&h, client, &id).await;
+        sockets.push(s);
+    }
+    // Each keeps the layout it was given.
+    for s in &mut sockets {
+        s.act("ready", Value::Null).await.unwrap();
+    }
+    for s in &mut sockets {
+        s.wait_for("the start of play", |v| v["t"] == "state" && v["v"] == 1)
+            .await;
+    }
     let mut spectator = h.client().game_socket(&id).await;
     spectator.wait_state().await;
-    // The person hands the seat over: from now on the computer plays both seats, the
-    // stand-in only from the person's view.
-    t.socket.act("tuoguan", tuoguan(true)).await.unwrap();
-    let mut mine = 0;
-    while !t.game.is_over() {
-        let (ev, action) = t.next_event().await;
-        let Some((seat, action)) = action else {
-            continue;
+    let mut truth = computer::stored_game(&h, &id);
+    let south = a.summary(&id).await["players"]["south"]["username"] == a.name.as_str();
+    let seat_of = |i: usize| {
+        if (i == 0) == south {
+            Seat::South
+        } else {
+            Seat::North
+        }
+    };
+    for s in &mut sockets {
+        s.act("tuoguan", tuoguan(true)).await.unwrap();
+    }
+    // Every step from here is the computer's for one seat or the other, each legal by
+    // the rules on the true position (the mirror panics otherwise).
+    let mut v = 1;
+    while !truth.is_over() {
+        v += 1;
+        let ev = sockets[0].event_at(v).await;
+        let Some((seat, action)) = event_action(&ev) else {
+            panic!("only steps while both seats are in 托管: {ev}");
         };
-        if seat == t.me && action != Action::Timeout {
+        truth
+            .apply(seat, action, None)
+            .unwrap_or_else(|e| panic!("the rules refuse {ev}: {e}"));
+        if action != Action::Timeout {
             assert_eq!(ev["d"]["tuoguan"], true, "{ev}");
             assert!(
                 matches!(action, Action::Move { .. } | Action::Pass),
-                "the stand-in never resigns or draws for the person: {ev}"
+                "a stand-in never resigns or draws for the person: {ev}"
             );
-            mine += 1;
-        } else {
-            assert!(ev["d"].get("tuoguan").is_none(), "{ev}");
         }
     }
-    assert!(mine > 0, "the stand-in played");
-    spectator
-        .wait_for("the end", |m| {
-            m["t"] == "event" && m["d"]["outcome"].is_object()
-        })
-        .await;
-    assert_hidden(&t.socket.received, Some(colour_of(t.me)));
+    // (The first socket's wait above already read the end.)
+    for s in sockets.iter_mut().chain([&mut spectator]) {
+        s.event_at(v).await;
+    }
+    for (i, s) in sockets.iter().enumerate() {
+        let own = match seat_of(i) {
+            Seat::South => "red",
+            Seat::North => "blue",
+        };
+        assert_hidden(&s.received, Some(own));
+    }
     assert_hidden(&spectator.received, None);
-    let summary = t.client.summary(&id).await;
-    let record = t.client.record(&id).await;
+    let summary = a.summary(&id).await;
+    let record = a.record(&id).await;
     assert_eq!(record["verified"], true, "{record}");
     check_against_rules(&summary, &record);
-    let actions = record["actions"].as_array().unwrap();
-    for a in actions {
-        let stood_in = a["seat"] == t.me.name() && a.get("timeout").is_none();
-        assert_eq!(a["by"] == "tuoguan", stood_in, "{a}");
+    for act in record["actions"].as_array().unwrap() {
+        assert_eq!(
+            act["by"] == "tuoguan",
+            act.get("timeout").is_none(),
+            "{act}"
+        );
     }
 }
