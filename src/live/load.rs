@@ -172,6 +172,8 @@ async fn load(hub: &Arc<Hub>, id: &str) -> Result<Task, AppError> {
         for seat in Seat::BOTH {
             if !task.connected(seat) {
                 task.away_since[seat.index()] = Some(now);
+                // The restart cut their sockets: as a drop, for 断线托管.
+                task.tuoguan.dropped[seat.index()] = true;
             }
         }
     }

@@ -229,7 +229,9 @@ impl Task {
                 self.tuoguan_back().await;
             }
             Cmd::Disconnect { conn } => {
+                let before = Seat::BOTH.map(|s| self.connected(s));
                 if self.conns.remove(&conn).is_some() {
+                    self.tuoguan_dropped(before);
                     self.presence_changed(None);
                     self.audience_changed();
                 }

@@ -5,7 +5,8 @@
 //!
 //! - **Manual 托管**: a player asks for it (`{"t":"tuoguan","d":{"on":true}}`) and ends
 //!   it (`"on":false`), always for their own seat.
-//! - **断线托管**: a player's sockets are all gone while the game is played. The escape
+//! - **断线托管**: a player's sockets dropped while the game is played (they had one on the
+//!   game and it closed, or a restart cut it; one not yet opened is no drop). The escape
 //!   grace starts as before; after a hold-off — a quarter of the grace, at most 10 s,
 //!   or at once when the seat is to move with 3 s or less left on its clock — the
 //!   computer takes the seat until the player comes back (then this 托管 ends by
@@ -106,6 +107,11 @@ impl SeatTuoguan {
 pub(super) struct Tuoguan {
     pub seats: [SeatTuoguan; 2],
     pub standins: [Option<Computer>; 2],
+    /// Each seat whose player's sockets dropped during play (or were cut by a restart)
+    /// and have not come back: only those are taken by 断线托管. A player who has not
+    /// opened the game yet (a game just started, the page still loading) has dropped
+    /// nothing; staying away the whole grace is an escape as ever.
+    pub dropped: [bool; 2],
 }
 
 impl Tuoguan {
@@ -282,7 +288,9 @@ impl Task {
         let hold_off = hold_off_ms(self.hub.config().grace.as_millis() as i64);
         Seat::BOTH
             .into_iter()
-            .filter(|s| self.tuoguan.seats[s.index()].on.is_none())
+            .filter(|s| {
+                self.tuoguan.seats[s.index()].on.is_none() && self.tuoguan.dropped[s.index()]
+            })
             .filter_map(|s| {
                 let away = self.away_since[s.index()]?;
                 let mut at = away + hold_off;
@@ -315,9 +323,21 @@ impl Task {
         }
     }
 
+    /// Sockets went: a seat that had one and has none now has dropped.
+    pub(super) fn tuoguan_dropped(&mut self, before: [bool; 2]) {
+        for seat in Seat::BOTH {
+            if before[seat.index()] && !self.connected(seat) && self.row.status == RUNNING {
+                self.tuoguan.dropped[seat.index()] = true;
+            }
+        }
+    }
+
     /// A player came back: their 断线托管 ends, unless it is the permanent 4th.
     pub(super) async fn tuoguan_back(&mut self) {
         for seat in Seat::BOTH {
+            if self.connected(seat) {
+                self.tuoguan.dropped[seat.index()] = false;
+            }
             let t = self.tuoguan.seats[seat.index()];
             if t.on == Some(TuoguanKind::Disconnect)
                 && !t.permanent
