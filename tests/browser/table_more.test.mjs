@@ -44,8 +44,11 @@ test('a saved layout loads at deployment, and 再来一局 brings the same seats
     await page.goto(`${BASE}/game/${id}`);
     await page.locator('#act-deployed').waitFor({ state: 'visible' });
 
-    // 保存布阵: the arrangement as it stands, under a name.
+    // 保存布阵: the arrangement as it stands, under a name. The buttons can show before
+    // the board has drawn the dealt layout: wait for its 25 pieces.
     await page.locator('#act-save').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.querySelectorAll('#board g[data-station] .piece').length === 25,
+      null, { timeout: 20000 });
     const arranged = await area(page);
     assert.equal(Object.keys(arranged).length, 25);
     await page.click('#act-save');
