@@ -163,6 +163,11 @@ async fn manual_on_and_off_and_the_fourth_is_for_good(db: TestDb) {
         .act_err("tuoguan", tuoguan(false), "illegal")
         .await;
     assert!(why.contains("cannot be ended"), "{why}");
+    // The seat's steps are the stand-in's now: the player's own is refused.
+    let why = (table.socket(me))
+        .act_err("flip", json!({"at": "b3"}), "illegal")
+        .await;
+    assert!(why.contains("end 托管 first"), "{why}");
     table.harmless_steps(1, &mut rng).await;
     let second = stand_in_step(&mut table, me).await;
 

@@ -385,6 +385,15 @@ impl Task {
     /// An action by a player's socket: checked by the rules, stored, then published.
     async fn act(&mut self, conn: u64, action: Action) -> Handled {
         let seat = self.seat_of(conn).ok_or_else(ErrorBody::not_a_player)?;
+        // As at 四国 tables: while the computer holds the seat, its steps are the
+        // computer's, or the two would race for one turn. Resigning and draws stay the
+        // player's own.
+        if action.is_step() && self.tuoguan.seats[seat.index()].on.is_some() {
+            return Err(ErrorBody::new(
+                "illegal",
+                "the server plays your seat: end 托管 first",
+            ));
+        }
         self.act_as(seat, action).await
     }
 

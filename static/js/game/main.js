@@ -23,6 +23,7 @@ import {
   SEATS, colourOf, deploying, isRunning, isStandard, mySeat, playerName, shown, status, store, view,
 } from './state.js';
 import { renderTallies } from './tallies.js';
+import { handedOver } from './tuoguan.js';
 
 /** @typedef {import('../messages.js').GameEvent} GameEvent */
 /** @typedef {import('../messages.js').Seat} Seat */
@@ -122,7 +123,7 @@ function legalIndex() {
   /** @type {Record<string, string[]>} */
   const moves = {};
   const seat = mySeat();
-  if (!v || !isRunning() || !seat || v.to_move !== seat) return { flips: flips, moves: moves };
+  if (!v || !isRunning() || !seat || v.to_move !== seat || handedOver()) return { flips: flips, moves: moves };
   for (const a of v.legal) {
     if ('flip' in a) flips.add(a.flip);
     else if ('move' in a) (moves[a.move.from] = moves[a.move.from] || []).push(a.move.to);

@@ -38,6 +38,16 @@ function seatTuoguan(seat) {
   return p && p.tuoguan ? p.tuoguan[seat] : undefined;
 }
 
+/**
+ * Whether the computer holds the viewer's own seat now: the board then offers no
+ * step, as the server refuses the player's own until 托管 ends.
+ */
+export function handedOver() {
+  const seat = mySeat();
+  const s = seat ? seatTuoguan(seat) : undefined;
+  return !!(s && s.on);
+}
+
 /** @param {Command} command */
 export function wireTuoguan(command) {
   els.on.addEventListener('click', function () {
