@@ -52,7 +52,7 @@ async fn deploying(h: &Harness, options: Value) -> Four {
         sock.act("ready", Value::Null).await.expect("ready");
     }
     for sock in &mut s {
-        let d = newest(sock).await;
+        let d = sock.newest_table().await;
         if d["phase"] != "deploying" {
             sock.wait_for("deployment", |v| {
                 v["t"] == "table" && v["d"]["phase"] == "deploying"
@@ -61,17 +61,6 @@ async fn deploying(h: &Harness, options: Value) -> Four {
         }
     }
     Four { s, people }
-}
-
-/// The newest table message `sock` has, after everything the task had queued for it.
-async fn newest(sock: &mut Socket) -> Value {
-    sock.barrier().await;
-    sock.received
-        .iter()
-        .rev()
-        .find(|m| m["t"] == "table")
-        .expect("a table")["d"]
-        .clone()
 }
 
 /// A valid standard layout seen from its owner's side.
@@ -171,7 +160,7 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
         ids.push(save(c, "wall", &layout).await);
     }
     for i in 0..4 {
-        let d = newest(&mut f.s[i]).await;
+        let d = f.s[i].newest_table().await;
         assert_eq!(d["can"]["load_layout"], true, "{}", SEATS[i]);
         assert_ne!(
             d["deploy"]["pieces"],
@@ -182,7 +171,7 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
             .act("load_layout", json!({"id": ids[i]}))
             .await
             .unwrap_or_else(|e| panic!("{} loads: {e}", SEATS[i]));
-        let d = newest(&mut f.s[i]).await;
+        let d = f.s[i].newest_table().await;
         assert_eq!(
             d["deploy"]["pieces"],
             on_seat(&layout, i),
@@ -207,7 +196,7 @@ async fn a_saved_layout_fits_every_seat(db: TestDb) {
             .await
             .unwrap_or_else(|e| panic!("{seat} is ready: {e}"));
     }
-    let mut d = json!({"d": newest(&mut f.s[0]).await});
+    let mut d = json!({"d": f.s[0].newest_table().await});
     if d["d"]["phase"] != "playing" {
         d = f.s[0]
             .wait_for("play", |v| {
@@ -241,7 +230,7 @@ async fn each_seat_saves_in_its_own_frame(db: TestDb) {
             .act("random_layout", Value::Null)
             .await
             .expect("random");
-        let d = newest(&mut f.s[i]).await;
+        let d = f.s[i].newest_table().await;
         assert_eq!(d["can"]["save_layout"], true);
         let mine = relative(&d["deploy"]["pieces"], i);
         f.s[i]
@@ -261,11 +250,11 @@ async fn each_seat_saves_in_its_own_frame(db: TestDb) {
             .act("load_layout", json!({"id": id}))
             .await
             .expect("load");
-        let d = newest(&mut f.s[i]).await;
+        let d = f.s[i].newest_table().await;
         assert_eq!(relative(&d["deploy"]["pieces"], i), mine);
     }
     // A layout that breaks a rule is not kept: the flag out of its headquarters.
-    let d = newest(&mut f.s[2]).await;
+    let d = f.s[2].newest_table().await;
     let mine = relative(&d["deploy"]["pieces"], 2);
     let flag = ["b1", "d1"]
         .into_iter()
@@ -275,7 +264,7 @@ async fn each_seat_saves_in_its_own_frame(db: TestDb) {
         .act("swap", json!({"a": flag, "b": "a6"}))
         .await
         .expect("a swap may break a rule for a while");
-    let d = newest(&mut f.s[2]).await;
+    let d = f.s[2].newest_table().await;
     assert_eq!(d["can"]["save_layout"], false);
     assert_eq!(d["can"]["load_layout"], true);
     let e = f.s[2]
@@ -293,7 +282,7 @@ async fn each_seat_saves_in_its_own_frame(db: TestDb) {
         .unwrap()
         .to_string();
     let mut ws = w.game_socket(&table).await;
-    let d = newest(&mut ws).await;
+    let d = ws.newest_table().await;
     assert_eq!(d["can"]["load_layout"], false);
     ws.act_err("load_layout", json!({"id": id}), "not_a_player")
         .await;
@@ -306,12 +295,12 @@ async fn luanzhan_loads_only_the_dealt_hand(db: TestDb) {
     let h = Harness::start(db);
     let mut f = deploying(&h, json!({"alliance": "opposite", "random_pieces": true})).await;
     let standard_id = save(&mut f.people[1], "standard", &standard(11)).await;
-    let before = newest(&mut f.s[1]).await;
+    let before = f.s[1].newest_table().await;
     let m = f.s[1]
         .act_err("load_layout", json!({"id": standard_id}), "not_your_hand")
         .await;
     assert!(m.contains("dealt"), "{m}");
-    let after = newest(&mut f.s[1]).await;
+    let after = f.s[1].newest_table().await;
     assert_eq!(
         after["deploy"]["pieces"], before["deploy"]["pieces"],
         "nothing changed"
@@ -337,7 +326,7 @@ async fn luanzhan_loads_only_the_dealt_hand(db: TestDb) {
         .act("load_layout", json!({"id": id}))
         .await
         .expect("load the dealt hand");
-    let d = newest(&mut f.s[1]).await;
+    let d = f.s[1].newest_table().await;
     assert_eq!(relative(&d["deploy"]["pieces"], 1), mine);
     nothing_of_the_others(&f);
 }

@@ -114,17 +114,6 @@ async fn table_where(sock: &mut Socket, what: &str, pred: impl Fn(&Value) -> boo
     }
 }
 
-/// The newest table message `sock` has, after everything the task had queued for it.
-async fn newest(sock: &mut Socket) -> Value {
-    sock.barrier().await;
-    sock.received
-        .iter()
-        .rev()
-        .find(|m| m["t"] == "table")
-        .expect("a table")["d"]
-        .clone()
-}
-
 fn seats_of(h: &Harness, id: &str) -> Vec<(String, i64)> {
     let mut seats: Vec<(String, i64)> = junqi::db::tables::seats(&mut h.conn(), id)
         .unwrap()
@@ -149,7 +138,7 @@ async fn every_person_agrees_and_the_same_seats_play_again(db: TestDb) {
     )
     .await;
     end_by_leaving(&mut t).await;
-    let over = newest(t.sock(0)).await;
+    let over = t.sock(0).newest_table().await;
     assert_eq!(
         over["rematch"],
         json!({"by": [], "agreed": false, "declined": [], "next": null}),
@@ -279,7 +268,7 @@ async fn a_rematch_past_a_cap_is_refused_and_creates_nothing(db: TestDb) {
         .act_err("rematch", Value::Null, "too_many_rated_games")
         .await;
     assert!(m.contains("ann already has"), "{m}");
-    let d = newest(t.sock(0)).await;
+    let d = t.sock(0).newest_table().await;
     assert_eq!(d["rematch"]["by"], json!([]), "{d}");
     assert_eq!(d["can"]["rematch"], true, "it may be asked again");
     assert!(h.row(&t.id).next_game.is_none());
@@ -330,7 +319,7 @@ async fn a_rematch_with_the_computer_counts_against_every_persons_cap(db: TestDb
         m.starts_with("you already play"),
         "his own cap in his words: {m}"
     );
-    let d = newest(t.sock(2)).await;
+    let d = t.sock(2).newest_table().await;
     assert_eq!(
         d["rematch"]["by"],
         json!([]),
@@ -349,7 +338,7 @@ async fn bad_rematch_requests_change_nothing(db: TestDb) {
     t.sock(1)
         .act_err("decline_rematch", Value::Null, "not_over")
         .await;
-    let playing = newest(t.sock(0)).await;
+    let playing = t.sock(0).newest_table().await;
     assert!(playing["rematch"].is_null(), "{playing}");
     assert_eq!(playing["can"]["rematch"], false);
     end_by_leaving(&mut t).await;
@@ -360,7 +349,7 @@ async fn bad_rematch_requests_change_nothing(db: TestDb) {
     w.act_err("rematch", Value::Null, "not_a_player").await;
     w.act_err("decline_rematch", Value::Null, "not_a_player")
         .await;
-    let d = newest(&mut w).await;
+    let d = w.newest_table().await;
     assert_eq!(d["can"]["rematch"], false);
     let mut anon = h.client().game_socket(&t.id).await;
     anon.act_err("rematch", Value::Null, "not_logged_in").await;
@@ -370,11 +359,11 @@ async fn bad_rematch_requests_change_nothing(db: TestDb) {
         .await;
     // Twice.
     t.sock(0).act("rematch", Value::Null).await.expect("asks");
-    let before = newest(t.sock(0)).await;
+    let before = t.sock(0).newest_table().await;
     t.sock(0)
         .act_err("rematch", Value::Null, "already_agreed")
         .await;
-    let after = newest(t.sock(0)).await;
+    let after = t.sock(0).newest_table().await;
     assert_eq!(after["rematch"], before["rematch"]);
     assert_eq!(after["rematch"]["by"], json!(["south"]));
     // A two-player game does not take a table's decline.

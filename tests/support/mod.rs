@@ -977,6 +977,18 @@ impl Socket {
 
     /// Waits until this socket has been told of version `v`: an event at `v` or later,
     /// or a state at `v` or later. Returns at once when it already has.
+    /// The newest 四国 table message this socket has (its `d`), after everything the
+    /// table's task had queued for it.
+    pub async fn newest_table(&mut self) -> Value {
+        self.barrier().await;
+        self.received
+            .iter()
+            .rev()
+            .find(|m| m["t"] == "table")
+            .expect("a table")["d"]
+            .clone()
+    }
+
     pub async fn wait_version(&mut self, v: u64) {
         let seen = |m: &Value| {
             (m["t"] == "event" || m["t"] == "state") && m["v"].as_u64().is_some_and(|x| x >= v)
