@@ -48,6 +48,7 @@ pub const CHOICES: [Avatar; 12] = [
 pub const COMPUTER_EASY: Avatar = avatar("computer-easy", "电脑·入门", "Computer · Easy");
 pub const COMPUTER_NORMAL: Avatar = avatar("computer-normal", "电脑·普通", "Computer · Normal");
 pub const COMPUTER_HARD: Avatar = avatar("computer-hard", "电脑·困难", "Computer · Hard");
+pub const COMPUTER_MASTER: Avatar = avatar("computer-master", "电脑·大师", "Computer · Master");
 /// Shown for a bot account (an outside program) that has not picked.
 pub const BOT: Avatar = avatar("bot", "机器人", "Bot");
 
@@ -63,6 +64,7 @@ impl Avatar {
             Level::Easy => COMPUTER_EASY,
             Level::Normal => COMPUTER_NORMAL,
             Level::Hard => COMPUTER_HARD,
+            Level::Master => COMPUTER_MASTER,
         }
     }
 

@@ -139,6 +139,7 @@ pub fn computer_username(level: Level) -> &'static str {
         Level::Easy => "computer-easy",
         Level::Normal => "computer-normal",
         Level::Hard => "computer-hard",
+        Level::Master => "computer-master",
     }
 }
 
@@ -148,6 +149,7 @@ pub fn computer_display_name(level: Level) -> &'static str {
         Level::Easy => "电脑·入门",
         Level::Normal => "电脑·普通",
         Level::Hard => "电脑·困难",
+        Level::Master => "电脑·大师",
     }
 }
 

@@ -9,6 +9,7 @@
 //! - [`deploy`]: a standard 军棋 layout.
 //! - [`Player`]: the levels and the two baselines the arena plays.
 
+pub mod analysis;
 pub mod arena;
 mod assess;
 pub mod baseline;
@@ -16,6 +17,7 @@ mod beliefs;
 mod deploy;
 mod eval;
 pub mod information;
+mod players;
 mod root;
 mod sample;
 mod search;
@@ -26,29 +28,32 @@ mod tests;
 
 pub use deploy::deploy;
 pub use information::Information;
+pub use players::Player;
 
 use crate::rules::Action;
 use rand::Rng;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// How hard the computer plays: 入门, 普通, 困难.
+/// How hard the computer plays: 入门, 普通, 困难, 大师.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     Easy,
     Normal,
     Hard,
+    Master,
 }
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Normal, Level::Hard, Level::Master];
 
     pub const fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
+            Level::Master => "master",
         }
     }
 
@@ -57,6 +62,7 @@ impl Level {
             Level::Easy => "入门",
             Level::Normal => "普通",
             Level::Hard => "困难",
+            Level::Master => "大师",
         }
     }
 
@@ -88,6 +94,14 @@ impl Level {
                 worlds: 10,
                 world_nodes: 10_000,
                 nodes: 250_000,
+                noise: 0,
+            },
+            Level::Master => Budget {
+                depth: 3,
+                flip_depth: 2,
+                worlds: 30,
+                world_nodes: 30_000,
+                nodes: 750_000,
                 noise: 0,
             },
         }
@@ -214,54 +228,5 @@ pub fn choose_within<R: Rng + ?Sized>(
     match root::best_action(info, budget, rng, limits) {
         Some(a) => Decision::Play(a),
         None => Decision::Play(Action::Pass),
-    }
-}
-
-/// Who plays a seat in the arena: an engine level or a baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Player {
-    Engine(Level),
-    /// Uniform among the legal flips and moves.
-    Random,
-    /// The best capture it can see, otherwise a random action.
-    Greedy,
-}
-
-impl Player {
-    pub fn name(self) -> &'static str {
-        match self {
-            Player::Engine(l) => l.name(),
-            Player::Random => "random",
-            Player::Greedy => "greedy",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Player> {
-        match s {
-            "random" => Some(Player::Random),
-            "greedy" => Some(Player::Greedy),
-            _ => Level::from_name(s).map(Player::Engine),
-        }
-    }
-
-    pub fn decide<R: Rng + ?Sized>(self, info: &Information, rng: &mut R) -> Decision {
-        match self {
-            Player::Engine(level) => choose(info, level, rng),
-            Player::Random => baseline::random(info, rng),
-            Player::Greedy => baseline::greedy(info, rng),
-        }
-    }
-
-    /// A standard layout for `seat`: the engine's own, random for the baselines.
-    pub fn layout<R: Rng + ?Sized>(
-        self,
-        seat: crate::rules::Seat,
-        rng: &mut R,
-    ) -> crate::rules::Layout {
-        match self {
-            Player::Engine(level) => deploy(level, seat, rng),
-            Player::Random | Player::Greedy => crate::rules::Layout::random(seat, rng),
-        }
     }
 }

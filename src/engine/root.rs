@@ -28,27 +28,12 @@ pub fn best_action<R: Rng + ?Sized>(
     if actions.len() == 1 {
         return Some(actions[0]);
     }
-    let rules = Rules {
-        variant: info.variant,
-        options: info.options,
-    };
-    let values = match info.variant.caps().setup {
-        SetupKind::Deal => {
-            let Some(me) = info.my_colour() else {
-                // Before colours are assigned every action is a flip of an unknown
-                // piece; none is better than another.
-                return Some(actions[rng.random_range(0..actions.len())]);
-            };
-            let st = State {
-                pos: flip_position(info),
-                to_move: me,
-                pool: info.pool,
-                winner: None,
-            };
-            flip_values(&rules, &st, &actions, budget, limits)
-        }
-        SetupKind::Deployment => standard_values(info, &rules, &actions, budget, rng, limits),
-    };
+    if info.variant.caps().setup == SetupKind::Deal && info.my_colour().is_none() {
+        // Before colours are assigned every action is a flip of an unknown piece;
+        // none is better than another.
+        return Some(actions[rng.random_range(0..actions.len())]);
+    }
+    let values = action_values(info, &actions, budget, rng, limits);
     let ahead = values.iter().copied().max().unwrap_or(0) > 20;
     let pressing = ahead && info.quiet_steps + 6 >= info.quiet_steps_to_draw;
     let last = info.own_moves.last().copied();
@@ -72,6 +57,37 @@ pub fn best_action<R: Rng + ?Sized>(
         }
     }
     best.map(|(_, a)| a)
+}
+
+/// The value to the seat of each of `actions` (its safe actions), in evaluation
+/// points, as the search sees them within `budget` and `limits`. Flip chess needs the
+/// seat's colour to be known.
+pub(crate) fn action_values<R: Rng + ?Sized>(
+    info: &Information,
+    actions: &[Action],
+    budget: Budget,
+    rng: &mut R,
+    limits: Limits<'_>,
+) -> Vec<i32> {
+    let rules = Rules {
+        variant: info.variant,
+        options: info.options,
+    };
+    match info.variant.caps().setup {
+        SetupKind::Deal => {
+            let Some(me) = info.my_colour() else {
+                return vec![0; actions.len()];
+            };
+            let st = State {
+                pos: flip_position(info),
+                to_move: me,
+                pool: info.pool,
+                winner: None,
+            };
+            flip_values(&rules, &st, actions, budget, limits)
+        }
+        SetupKind::Deployment => standard_values(info, &rules, actions, budget, rng, limits),
+    }
 }
 
 fn flip_values(

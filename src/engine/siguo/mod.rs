@@ -54,6 +54,14 @@ const fn budget(level: Level) -> Budget {
             world_nodes: 3_000,
             noise: 0,
         },
+        // 大师: as 困难, in twice the worlds with twice the nodes each.
+        Level::Master => Budget {
+            worlds: 10,
+            depth: 1,
+            quiet_plies: 3,
+            world_nodes: 6_000,
+            noise: 0,
+        },
     }
 }
 

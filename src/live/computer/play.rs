@@ -25,6 +25,7 @@ fn think_cap(level: Level) -> Duration {
         Level::Easy => Duration::from_millis(300),
         Level::Normal => Duration::from_millis(800),
         Level::Hard => Duration::from_millis(2000),
+        Level::Master => Duration::from_millis(3000),
     }
 }
 
