@@ -17,25 +17,12 @@ const RESIGN_BELOW: i32 = -250;
 /// The position's worth to the seat, and the worth of its pieces that can move.
 fn balance<R: Rng + ?Sized>(info: &Information, rng: &mut R) -> Option<(i32, i32)> {
     let me = info.my_colour()?;
-    let rules = Rules {
-        variant: info.variant,
-        options: info.options,
-    };
+    let rules = Rules::of(info);
     let states: Vec<State> = match info.variant.caps().setup {
-        SetupKind::Deal => vec![State {
-            pos: flip_position(info),
-            to_move: me,
-            pool: info.pool,
-            winner: None,
-        }],
+        SetupKind::Deal => vec![State::root(info, flip_position(info), me, info.pool)],
         SetupKind::Deployment => (0..4)
             .filter_map(|_| determinize(info, rng))
-            .map(|pos| State {
-                pos,
-                to_move: me,
-                pool: [[0; 12]; 2],
-                winner: None,
-            })
+            .map(|pos| State::root(info, pos, me, [[0; 12]; 2]))
             .collect(),
     };
     if states.is_empty() {

@@ -72,8 +72,31 @@ pub fn distance(a: Square, b: Square) -> i32 {
 /// The position's worth to `side`, in value points.
 pub fn evaluate(rules: &Rules, st: &State, side: Colour) -> i32 {
     let s = score(rules, st, side) - score(rules, st, side.other());
+    let s = s * limit_factor(rules, st) / 1024;
     // Keep clear of the win scores.
     s.clamp(-WIN / 2, WIN / 2)
+}
+
+/// How much of an advantage is still worth having as the draw limits near, in 1/1024:
+/// a lead shrinks towards the draw (0) as the steps without an attack run out, and
+/// again as the game nears its last step. An attack resets the first count, so the
+/// side ahead values the attack that keeps its lead, and values it sooner rather
+/// than later; the side behind values stalling, as a person does.
+fn limit_factor(rules: &Rules, st: &State) -> i32 {
+    let shrink = |used: u32, limit: u32, from: u32, most: i64| -> i64 {
+        if limit == u32::MAX || used <= limit * from / 8 {
+            return 0;
+        }
+        let start = (limit * from / 8) as i64;
+        let span = (limit as i64 - start).max(1);
+        let past = (used as i64 - start).min(span);
+        most * past * past / (span * span)
+    };
+    // From a quarter of the quiet steps on (20 of 80), up to 80% of the lead is
+    // lost; from five eighths of all steps (187 of 300) on, up to 60%.
+    let quiet = shrink(st.quiet, rules.quiet_limit, 2, 820);
+    let steps = shrink(st.steps, rules.step_limit, 5, 614);
+    (1024 - quiet - steps).max(100) as i32
 }
 
 /// Mines of `c` still standing, as the flag guard counts them.
@@ -179,7 +202,9 @@ fn score(rules: &Rules, st: &State, c: Colour) -> i32 {
         }
         pull += best;
     }
-    total += pull / 6;
+    // Hunting the last movers is how a lead becomes a win (a side with nothing to
+    // flip or move loses), so the pull grows as they dwindle.
+    total += pull / if enemy_movers <= 4 { 2 } else { 6 };
     // The enemy flag, once it may be taken.
     if let Some(f) = flag
         && (!rules.variant.caps().guarded_attacks || enemy_mines == 0)

@@ -25,6 +25,8 @@ pub struct Information {
     pub(super) steps: u32,
     pub(super) quiet_steps: u32,
     pub(super) quiet_steps_to_draw: u32,
+    /// Steps after which the game is drawn, if the variant has such a limit.
+    pub(super) steps_to_draw: Option<u32>,
     pub(super) steps_before_resign_or_draw: u32,
     pub(super) open_offer: Option<Seat>,
     pub(super) outcome: Option<Outcome>,
@@ -71,6 +73,7 @@ impl Information {
             steps: 0,
             quiet_steps: 0,
             quiet_steps_to_draw: view.quiet_steps_to_draw,
+            steps_to_draw: view.steps_to_draw,
             steps_before_resign_or_draw: view.steps_before_resign_or_draw,
             open_offer: None,
             outcome: None,

@@ -14,6 +14,7 @@ pub mod arena;
 mod assess;
 pub mod baseline;
 mod beliefs;
+mod deepen;
 mod deploy;
 mod eval;
 pub mod information;
@@ -25,6 +26,8 @@ pub mod siguo;
 mod state;
 #[cfg(test)]
 mod tests;
+mod tt;
+mod zobrist;
 
 pub use deploy::deploy;
 pub use information::Information;
@@ -89,19 +92,19 @@ impl Level {
                 noise: 6,
             },
             Level::Hard => Budget {
-                depth: 3,
-                flip_depth: 2,
-                worlds: 10,
-                world_nodes: 10_000,
-                nodes: 250_000,
+                depth: deepen::MAX_DEPTH,
+                flip_depth: 3,
+                worlds: 12,
+                world_nodes: 100_000,
+                nodes: 1_500_000,
                 noise: 0,
             },
             Level::Master => Budget {
-                depth: 3,
-                flip_depth: 2,
-                worlds: 30,
-                world_nodes: 30_000,
-                nodes: 750_000,
+                depth: deepen::MAX_DEPTH,
+                flip_depth: 4,
+                worlds: 24,
+                world_nodes: 150_000,
+                nodes: 4_500_000,
                 noise: 0,
             },
         }
@@ -111,9 +114,9 @@ impl Level {
 /// What a level may spend on one decision.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Budget {
-    /// Plies searched after a root move (flip chess; standard uses one less).
+    /// The deepest the search goes, in plies from the root (a root move is one).
     pub depth: i32,
-    /// Plies searched after a root flip, whose chance outcomes multiply the cost.
+    /// The deepest a root flip is searched, whose chance outcomes multiply the cost.
     pub flip_depth: i32,
     /// Standard 军棋: determinizations searched, and search nodes for each.
     pub worlds: u32,

@@ -6,11 +6,12 @@
 //! undoing their own last move, and press for an attack when ahead near the
 //! no-attack draw.
 
-use super::eval::evaluate;
+use super::deepen::deepen;
 use super::information::Information;
 use super::sample::{determinize, flip_position};
 use super::search::Search;
 use super::state::{Rules, State};
+use super::tt::with_table;
 use super::{Budget, Limits, eval};
 use crate::rules::{Action, SetupKind};
 use rand::{Rng, RngExt};
@@ -69,54 +70,25 @@ pub(crate) fn action_values<R: Rng + ?Sized>(
     rng: &mut R,
     limits: Limits<'_>,
 ) -> Vec<i32> {
-    let rules = Rules {
-        variant: info.variant,
-        options: info.options,
-    };
+    let rules = Rules::of(info);
     match info.variant.caps().setup {
         SetupKind::Deal => {
             let Some(me) = info.my_colour() else {
                 return vec![0; actions.len()];
             };
-            let st = State {
-                pos: flip_position(info),
-                to_move: me,
-                pool: info.pool,
-                winner: None,
-            };
-            flip_values(&rules, &st, actions, budget, limits)
+            let st = State::root(info, flip_position(info), me, info.pool);
+            with_table(|tt| {
+                let mut search = Search::new(rules, budget.nodes, limits, tt);
+                deepen(&mut search, &st, actions, budget.depth, budget.flip_depth)
+            })
         }
         SetupKind::Deployment => standard_values(info, &rules, actions, budget, rng, limits),
     }
 }
 
-fn flip_values(
-    rules: &Rules,
-    st: &State,
-    actions: &[Action],
-    budget: Budget,
-    limits: Limits<'_>,
-) -> Vec<i32> {
-    let mut search = Search::new(*rules, budget.nodes, limits);
-    // Moves first, attacks leading, so that a budget running out leaves flips (whose
-    // average is close to standing still) with the shallowest look.
-    let mut order: Vec<usize> = (0..actions.len()).collect();
-    order.sort_by_key(|&i| match actions[i] {
-        Action::Move { to, .. } if st.pos.get(to).is_some() => 0,
-        Action::Move { .. } => 1,
-        _ => 2,
-    });
-    let mut values = vec![0; actions.len()];
-    for i in order {
-        values[i] = match actions[i] {
-            Action::Move { from, to } => search.move_value(st, from, to, budget.depth),
-            Action::Flip(at) => search.flip_value(st, at, budget.flip_depth),
-            _ => evaluate(rules, st, st.to_move),
-        };
-    }
-    values
-}
-
+/// Standard 军棋: the mean over several determinizations of each move's value, each
+/// world deepened within its own share of the nodes. A world the clock cut short
+/// counts only when there is no whole one.
 fn standard_values<R: Rng + ?Sized>(
     info: &Information,
     rules: &Rules,
@@ -128,40 +100,28 @@ fn standard_values<R: Rng + ?Sized>(
     let me = info.my_colour().expect("standard colours are fixed");
     let mut sums = vec![0i64; actions.len()];
     let mut worlds = 0i64;
-    let mut search = Search::new(*rules, 0, limits);
-    let mut world = vec![0i64; actions.len()];
-    for w in 0..budget.worlds as u64 {
-        let Some(pos) = determinize(info, rng) else {
-            continue;
-        };
-        search.limit = budget.world_nodes * (w + 1);
-        let st = State {
-            pos,
-            to_move: me,
-            pool: [[0; 12]; 2],
-            winner: None,
-        };
-        for (i, &a) in actions.iter().enumerate() {
-            world[i] = match a {
-                Action::Move { from, to } => {
-                    search.move_value(&st, from, to, budget.depth - 1) as i64
-                }
-                _ => 0,
+    with_table(|tt| {
+        let mut search = Search::new(*rules, 0, limits, tt);
+        for w in 0..budget.worlds as u64 {
+            let Some(pos) = determinize(info, rng) else {
+                continue;
             };
+            search.forget();
+            search.limit = budget.world_nodes * (w + 1);
+            let st = State::root(info, pos, me, [[0; 12]; 2]);
+            let world = deepen(&mut search, &st, actions, budget.depth, 1);
+            if search.stopped() && worlds > 0 {
+                break;
+            }
+            for (s, &v) in sums.iter_mut().zip(&world) {
+                *s += v as i64;
+            }
+            worlds += 1;
+            if search.stopped() {
+                break;
+            }
         }
-        // A world the clock cut short valued its last moves by the board alone: it
-        // counts only when there is no whole one.
-        if search.stopped() && worlds > 0 {
-            break;
-        }
-        for (s, v) in sums.iter_mut().zip(&world) {
-            *s += v;
-        }
-        worlds += 1;
-        if search.stopped() {
-            break;
-        }
-    }
+    });
     let worlds = worlds.max(1);
     sums.iter()
         .map(|&s| (s / worlds).clamp(-eval::WIN as i64, eval::WIN as i64) as i32)

@@ -21,6 +21,11 @@ fn tell(info: &mut Information, applied: &Applied, g: &Game) {
     info.observe(&event, View::of(g, viewer));
 }
 
+const TENTH: Limits<'static> = Limits {
+    share: 0.1,
+    ..Limits::NONE
+};
+
 fn sq(s: &str) -> Square {
     s.parse().unwrap()
 }
@@ -57,7 +62,9 @@ fn takes_a_free_general() {
     let info = seat_info(&g, Seat::South);
     for level in Level::ALL {
         for seed in 0..4 {
-            let d = choose(&info, level, &mut StdRng::seed_from_u64(seed));
+            // A tenth of each budget: the capture is one ply deep, and a whole
+            // 大师 budget takes minutes unoptimised.
+            let d = choose_within(&info, level, &mut StdRng::seed_from_u64(seed), TENTH);
             assert_eq!(
                 d,
                 Decision::Play(crate::rules::Action::Move {
@@ -84,7 +91,7 @@ fn takes_an_open_flag() {
     );
     let info = seat_info(&g, Seat::South);
     for level in Level::ALL {
-        let d = choose(&info, level, &mut StdRng::seed_from_u64(1));
+        let d = choose_within(&info, level, &mut StdRng::seed_from_u64(1), TENTH);
         assert_eq!(
             d,
             Decision::Play(crate::rules::Action::Move {
@@ -282,7 +289,10 @@ fn without_limits_the_full_share_decides_as_before() {
     }
     let b = Level::Hard.budget();
     let half = b.scaled(0.5);
-    assert_eq!((half.worlds, half.world_nodes), (5, 5_000));
+    assert_eq!(
+        (half.worlds, half.world_nodes, half.nodes),
+        (b.worlds.div_ceil(2), b.world_nodes / 2, b.nodes / 2)
+    );
     assert_eq!(half.depth, b.depth, "a smaller share keeps the depth");
     let tiny = b.scaled(0.0);
     assert!(tiny.worlds >= 1 && tiny.nodes >= 500 && tiny.world_nodes >= 500);
@@ -318,4 +328,60 @@ fn refuses_a_view_that_is_not_a_seats() {
         info.observe(&event, View::of(&g2, Viewer::Everyone));
     });
     assert!(told.is_err(), "another viewer's view after an action");
+}
+
+/// Plays `g` to its end with `level` for both seats (at `share` of its budget), each
+/// deciding from its own seat's information; the game at the end.
+fn play_out(mut g: Game, level: Level, share: f64, seed: u64) -> Game {
+    let mut infos = Seat::BOTH.map(|s| seat_info(&g, s));
+    let mut rng = StdRng::seed_from_u64(seed);
+    let limits = Limits {
+        share,
+        ..Limits::NONE
+    };
+    while !g.is_over() {
+        let seat = g.to_move();
+        let d = choose_within(&infos[seat.index()], level, &mut rng, limits);
+        let action = d.action().expect("the seat to move has something to do");
+        let applied = g.apply(seat, action, None).expect("a legal action");
+        for info in infos.iter_mut() {
+            tell(info, &applied, &g);
+        }
+    }
+    g
+}
+
+#[test]
+fn hunts_down_the_last_movers_before_the_quiet_limit() {
+    // Everything is face up. Red cannot take the flag (no engineer or bomb for the
+    // mines), so it wins only by leaving Blue nothing to move: its major general must
+    // catch the brigadier, and someone the lieutenant, within 80 quiet steps.
+    let g = flip_game(
+        &[
+            ("b3", Piece::MajorGeneral, Colour::Red),
+            ("a5", Piece::Brigadier, Colour::Red),
+            ("e5", Piece::Brigadier, Colour::Red),
+            ("c1", Piece::Colonel, Colour::Red),
+            ("d4", Piece::Colonel, Colour::Red),
+            ("a1", Piece::Mine, Colour::Red),
+            ("b1", Piece::Flag, Colour::Red),
+            ("c9", Piece::Brigadier, Colour::Blue),
+            ("e11", Piece::Lieutenant, Colour::Blue),
+            ("a12", Piece::Mine, Colour::Blue),
+            ("c12", Piece::Mine, Colour::Blue),
+            ("e12", Piece::Mine, Colour::Blue),
+            ("b12", Piece::Flag, Colour::Blue),
+        ],
+        &[],
+    );
+    for seed in 0..2 {
+        let end = play_out(g.clone(), Level::Hard, 0.1, seed);
+        let o = end.outcome().expect("over");
+        assert_eq!(
+            o.winner,
+            Some(Seat::South),
+            "seed {seed}: {o:?} after {} steps",
+            end.steps()
+        );
+    }
 }
