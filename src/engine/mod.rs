@@ -16,6 +16,7 @@ pub mod baseline;
 mod beliefs;
 mod deploy;
 mod eval;
+pub mod frozen;
 pub mod information;
 mod players;
 mod root;
