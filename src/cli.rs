@@ -107,16 +107,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play the computer (levels easy, normal, hard) and the baselines (random, greedy)
-    /// against each other on one thread; report wins, draws, losses and think times.
+    /// Play the computer (levels easy, normal, hard, master), the frozen hard-v1 and the
+    /// baselines (expectimax2, random, greedy) against each other, each game on one
+    /// thread; report wins, draws, losses and think times.
     Arena {
         #[arg(long, value_enum, default_value_t = VariantArg::Flip)]
         variant: VariantArg,
-        /// Player A: easy, normal, hard, random or greedy. 四国: team A, both of its
-        /// seats (S+N in opposite, S+E in adjacent; the sides swap every other game).
+        /// Player A: easy, normal, hard, master, hard-v1, expectimax2, random or
+        /// greedy. 四国: team A, both of its seats (S+N in opposite, S+E in adjacent;
+        /// the sides swap every other game); hard-v1 and expectimax2 play only the
+        /// two-player variants.
         #[arg(long, alias = "team-a", value_parser = parse_player)]
         a: crate::engine::Player,
-        /// Player B: easy, normal, hard, random or greedy. 四国: team B's two seats.
+        /// Player B, as A. 四国: team B's two seats.
         #[arg(long, alias = "team-b", value_parser = parse_player)]
         b: crate::engine::Player,
         /// 四国: who is allied (RULES §5.2).
@@ -129,6 +132,10 @@ pub enum Command {
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Games played at once, each on a thread of its own (flip and standard); the
+        /// results are those of one thread, only sooner.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: u64,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -185,8 +192,12 @@ pub enum VariantArg {
 }
 
 fn parse_player(s: &str) -> Result<crate::engine::Player, String> {
-    crate::engine::Player::from_name(s)
-        .ok_or_else(|| format!("unknown player {s:?}: easy, normal, hard, random or greedy"))
+    crate::engine::Player::from_name(s).ok_or_else(|| {
+        format!(
+            "unknown player {s:?}: {}",
+            crate::engine::Player::NAMES.join(", ")
+        )
+    })
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -230,16 +241,31 @@ pub fn run(cli: Cli) -> ExitCode {
             allies_visible,
             games,
             seed,
+            threads,
             json,
         } => {
             let two = |v: Variant| {
-                let report = crate::engine::arena::run(v, a, b, games, seed);
+                let report =
+                    crate::engine::arena::run_on_threads(v, a, b, games, seed, threads as usize);
                 print_report(json, &report, || report.to_text());
             };
             match variant {
                 VariantArg::Flip => two(Variant::Flip),
                 VariantArg::Standard => two(Variant::Standard),
                 VariantArg::Siguo => {
+                    if let Some(p) = [a, b].into_iter().find(|p| !p.plays_siguo()) {
+                        eprintln!(
+                            "junqi arena: {} plays only flip and standard (--variant flip or standard), not 四国",
+                            p.name()
+                        );
+                        return ExitCode::from(2);
+                    }
+                    if threads > 1 {
+                        eprintln!(
+                            "junqi arena: --threads is for flip and standard; 四国 plays on one thread"
+                        );
+                        return ExitCode::from(2);
+                    }
                     let table = crate::selfplay_siguo::Table {
                         alliance: alliance.into(),
                         seats: 4,

@@ -1,5 +1,6 @@
-//! `junqi arena`: two players (engine levels or baselines) play each other on one
-//! thread, so think times are per core. Games come in pairs on the same deal (flip
+//! `junqi arena`: two players (engine levels or baselines) play each other; each game
+//! is played on one thread, so think times are per core, and `--threads` plays that
+//! many games at once. Games come in pairs on the same deal (flip
 //! chess) or the same first-move draw (standard), with the seats swapped, so each
 //! player meets each side of the same start. The arena is the referee: it holds the
 //! game and hands each player only what a socket for its seat would be sent (its
@@ -12,11 +13,12 @@ use super::{Information, Player};
 use crate::rules::deal::FlipStart;
 use crate::rules::game::Applied;
 use crate::rules::view::{EventView, View, Viewer};
-use crate::rules::{Game, Options, Seat, SetupKind, Variant};
+use crate::rules::{Action, Game, Options, Seat, SetupKind, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// A proportion with its 95% Wilson score interval.
@@ -123,28 +125,61 @@ pub struct Report {
     pub seconds: f64,
 }
 
+/// One game as the arena saw it.
+pub(crate) struct Played {
+    pub game: Game,
+    /// Every action applied, in order (read by the tests that pin games down).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub actions: Vec<Action>,
+    /// Think times of A's decisions and of B's, in milliseconds.
+    think: [Vec<f64>; 2],
+    a_seat: Seat,
+}
+
 /// Plays `games` games of `a` against `b` from `seed`, one after another.
 pub fn run(variant: Variant, a: Player, b: Player, games: u64, seed: u64) -> Report {
+    run_on_threads(variant, a, b, games, seed, 1)
+}
+
+/// [`run`] on `threads` threads at once. Each game is played on one thread from start
+/// to end and seeded by its index alone, so the results are the same for any number
+/// of threads (only the times differ).
+pub fn run_on_threads(
+    variant: Variant,
+    a: Player,
+    b: Player,
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Report {
     let start = Instant::now();
+    let played = play_all(variant, a, b, games, seed, threads);
+    summarise(variant, [a, b], seed, played, start)
+}
+
+/// The report of a match's games, in index order.
+fn summarise(
+    variant: Variant,
+    [a, b]: [Player; 2],
+    seed: u64,
+    played: Vec<Played>,
+    start: Instant,
+) -> Report {
+    let games = played.len() as u64;
     let (mut a_wins, mut draws, mut b_wins, mut steps) = (0, 0, 0, 0u64);
     let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
     let mut think: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    for i in 0..games {
-        // Game 2k and 2k+1 share their start; A sits South in the first, North in
-        // the second.
-        let a_seat = if i % 2 == 0 { Seat::South } else { Seat::North };
-        let mut players = [a, b];
-        if a_seat == Seat::North {
-            players.swap(0, 1);
-        }
-        let game = play(variant, players, seed, i, &mut think, a_seat);
-        let o = game.outcome().expect("played to the end");
-        steps += game.steps() as u64;
+    for p in played {
+        let o = p.game.outcome().expect("played to the end");
+        steps += p.game.steps() as u64;
         *reasons.entry(o.reason.name().to_string()).or_default() += 1;
         match o.winner {
             None => draws += 1,
-            Some(s) if s == a_seat => a_wins += 1,
+            Some(s) if s == p.a_seat => a_wins += 1,
             Some(_) => b_wins += 1,
+        }
+        for (all, mine) in think.iter_mut().zip(p.think) {
+            all.extend(mine);
         }
     }
     let [ta, tb] = think;
@@ -166,15 +201,76 @@ pub fn run(variant: Variant, a: Player, b: Player, games: u64, seed: u64) -> Rep
     }
 }
 
-/// One game; `players` by seat. Think times go to `think[0]` for A, `think[1]` for B.
+/// Every game of the match, in index order, played on `threads` threads: each thread
+/// takes the next index not yet taken until none is left.
+pub(crate) fn play_all(
+    variant: Variant,
+    a: Player,
+    b: Player,
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Vec<Played> {
+    let next = AtomicU64::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= games {
+                return done;
+            }
+            done.push((i, play_index(variant, a, b, seed, i, u32::MAX)));
+        }
+    };
+    let mut all: Vec<(u64, Played)> = if threads <= 1 {
+        worker()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("an arena thread panicked"))
+                .collect()
+        })
+    };
+    all.sort_by_key(|&(i, _)| i);
+    all.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Game `index` of a match of `a` against `b` from `seed`, stopped after `max_steps`
+/// actions if it lasts that long. Games 2k and 2k+1 share their start; A sits South
+/// in the first, North in the second.
+pub(crate) fn play_index(
+    variant: Variant,
+    a: Player,
+    b: Player,
+    seed: u64,
+    index: u64,
+    max_steps: u32,
+) -> Played {
+    let a_seat = if index % 2 == 0 {
+        Seat::South
+    } else {
+        Seat::North
+    };
+    let mut players = [a, b];
+    if a_seat == Seat::North {
+        players.swap(0, 1);
+    }
+    play(variant, players, seed, index, a_seat, max_steps)
+}
+
+/// One game; `players` by seat.
 fn play(
     variant: Variant,
     players: [Player; 2],
     seed: u64,
     index: u64,
-    think: &mut [Vec<f64>; 2],
     a_seat: Seat,
-) -> Game {
+    max_steps: u32,
+) -> Played {
+    let mut think: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut actions = Vec::new();
     let pair = index / 2;
     let mut setup = StdRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair);
     let options = Options::default();
@@ -196,7 +292,7 @@ fn play(
         StdRng::seed_from_u64(seed ^ (index << 8) ^ (s.index() as u64 + 1).wrapping_mul(0x51_7CC1))
     });
     let mut infos = Seat::BOTH.map(|s| Information::new(View::of(&game, Viewer::Seat(s)), options));
-    while !game.is_over() {
+    while !game.is_over() && game.steps() < max_steps {
         let seat = game.to_move();
         let t0 = Instant::now();
         let decision = players[seat.index()].decide(&infos[seat.index()], &mut rngs[seat.index()]);
@@ -208,6 +304,7 @@ fn play(
         let applied = game
             .apply(seat, action, None)
             .expect("players choose legal actions");
+        actions.push(action);
         for info in infos.iter_mut() {
             tell(info, &applied, &game);
         }
@@ -228,7 +325,12 @@ fn play(
             game.position()
         );
     }
-    game
+    Played {
+        game,
+        actions,
+        think,
+        a_seat,
+    }
 }
 
 /// Tells the player of `info`'s seat of `applied`, as its socket would be told: the
@@ -282,6 +384,38 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threads_play_the_same_games_as_one() {
+        use crate::engine::Level;
+        let cases = [
+            (
+                Variant::Flip,
+                Player::Engine(Level::Easy),
+                Player::Greedy,
+                4,
+            ),
+            (Variant::Standard, Player::Expectimax2, Player::Random, 3),
+        ];
+        for (variant, a, b, games) in cases {
+            let one = play_all(variant, a, b, games, 7, 1);
+            let three = play_all(variant, a, b, games, 7, 3);
+            assert_eq!(one.len(), games as usize);
+            for (x, y) in one.iter().zip(&three) {
+                assert_eq!(x.actions, y.actions);
+                assert_eq!(x.game.outcome(), y.game.outcome());
+                assert_eq!(x.a_seat, y.a_seat);
+            }
+            let now = Instant::now();
+            let r1 = summarise(variant, [a, b], 7, one, now);
+            let r3 = summarise(variant, [a, b], 7, three, now);
+            assert_eq!(
+                (r1.a_wins, r1.draws, r1.b_wins, &r1.reasons, r1.mean_steps),
+                (r3.a_wins, r3.draws, r3.b_wins, &r3.reasons, r3.mean_steps)
+            );
+            assert_eq!(r1.think[0].decisions, r3.think[0].decisions);
+        }
+    }
 
     #[test]
     fn wilson_interval_matches_known_values() {

@@ -17,6 +17,7 @@ mod beliefs;
 mod deepen;
 mod deploy;
 mod eval;
+pub mod frozen;
 pub mod information;
 mod players;
 mod root;

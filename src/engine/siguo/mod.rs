@@ -108,6 +108,10 @@ pub fn decide<R: Rng + ?Sized>(
         Player::Engine(level) => return choose(info, level, rng),
         Player::Random => baseline::random(info, rng),
         Player::Greedy => baseline::greedy(info, rng),
+        // The arena refuses them at a 四国 table before any game starts.
+        Player::HardV1 | Player::Expectimax2 => {
+            panic!("{} plays only the two-player variants", player.name())
+        }
     };
     Some(match mv {
         Some((from, to)) => Step::Move { from, to },
