@@ -62,7 +62,7 @@ impl Table {
 
     pub fn probe(&self, key: u64) -> Option<Found> {
         let s = self.slots[self.index(key)];
-        (s.generation == self.generation && s.key == key).then(|| Found {
+        (s.generation == self.generation && s.key == key).then_some(Found {
             value: s.value as i32,
             depth: s.depth as i32,
             bound: match s.bound {

@@ -17,14 +17,15 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 
-/// The longest each level thinks about one action. Its node budget seldom needs this
-/// long on a quiet machine (hard: p99 0.4 s in standard 军棋, BENCHMARKS.md); on a busy
-/// one this, the action clock and the queue decide.
+/// The longest each level thinks about one action: 困难 about a second of one core,
+/// 大师 three. Its node budget is sized to about this on a quiet core (BENCHMARKS.md,
+/// "The computer's strength"); on a busy one this, the action clock (a third of what
+/// is left) and the queue decide.
 fn think_cap(level: Level) -> Duration {
     match level {
         Level::Easy => Duration::from_millis(300),
         Level::Normal => Duration::from_millis(800),
-        Level::Hard => Duration::from_millis(2000),
+        Level::Hard => Duration::from_millis(1000),
         Level::Master => Duration::from_millis(3000),
     }
 }
