@@ -143,7 +143,13 @@ mod tests {
 
     fn every() -> Vec<Avatar> {
         let mut all = CHOICES.to_vec();
-        all.extend([COMPUTER_EASY, COMPUTER_NORMAL, COMPUTER_HARD, BOT]);
+        all.extend([
+            COMPUTER_EASY,
+            COMPUTER_NORMAL,
+            COMPUTER_HARD,
+            COMPUTER_MASTER,
+            BOT,
+        ]);
         all
     }
 

@@ -320,7 +320,7 @@ async fn the_computer_shows_its_levels_figure(db: TestDb) {
     let h = Harness::start(db);
     let mut alice = h.player("alice").await;
     assert_eq!(patch(&alice, json!({"avatar": "sailor"})).await.status, 200);
-    for level in ["easy", "normal", "hard"] {
+    for level in ["easy", "normal", "hard", "master"] {
         let name = format!("computer-{level}");
         assert_eq!(figure(&alice.player(&name).await), name);
     }

@@ -178,7 +178,7 @@ async fn the_profile_counts_games_against_the_computer(db: TestDb) {
         .get_result(&mut **h.conn())
         .unwrap();
     assert_eq!(rows as i64, computers);
-    for level in ["easy", "normal", "hard"] {
+    for level in ["easy", "normal", "hard", "master"] {
         let name = format!("computer-{level}");
         if page.text.contains(&format!("data-computer=\"{name}\"")) {
             let row = computer_row(&page.text, &name);
@@ -323,7 +323,7 @@ async fn a_game_against_the_computer_is_counted(db: TestDb) {
     let expected = ["win", "draw", "loss"].map(|o| i64::from(o == outcome));
     assert_eq!(tally(row, "flip"), expected, "one {outcome} in flip chess");
     assert_eq!(tally(row, "standard"), [0, 0, 0]);
-    for name in ["computer-normal", "computer-hard"] {
+    for name in ["computer-normal", "computer-hard", "computer-master"] {
         assert_eq!(tally(computer_row(&page.text, name), "flip"), [0, 0, 0]);
     }
     // The computer's page says what it is and counts the game from its side.

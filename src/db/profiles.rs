@@ -7,6 +7,7 @@ use super::history::{Line, Listed};
 use super::schema::{game_players, user_stats, users};
 use super::users::{COMPUTER, Stats, parse_recent_scores, username_key};
 use super::{DbConn, DbError};
+use crate::engine::Level;
 use diesel::prelude::*;
 
 pub struct Profile {
@@ -118,10 +119,10 @@ impl VsComputer {
 /// Where a computer account's level stands among the levels: easiest first, accounts
 /// of other names after them.
 fn level_order(username: &str) -> usize {
-    ["computer-easy", "computer-normal", "computer-hard"]
+    Level::ALL
         .iter()
-        .position(|n| *n == username)
-        .unwrap_or(3)
+        .position(|&l| super::users::computer_username(l) == username)
+        .unwrap_or(Level::ALL.len())
 }
 
 /// The record of player `user_id` against every computer account, easiest level first,

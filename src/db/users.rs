@@ -200,7 +200,7 @@ fn checked_computer(u: User) -> Result<User, DbError> {
     }
 }
 
-/// Makes the three computer players' accounts if they are missing.
+/// Makes the computer players' accounts (one per level) if they are missing.
 pub fn ensure_computer_players(conn: &mut DbConn) -> Result<(), DbError> {
     for level in Level::ALL {
         computer_player(conn, level)?;

@@ -169,7 +169,7 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
                 .get("level")
                 .and_then(Value::as_str)
                 .and_then(Level::from_name)
-                .ok_or("seat_computer needs a \"level\" (easy, normal or hard) in \"d\"")?;
+                .ok_or("seat_computer needs a \"level\" (easy, normal, hard or master) in \"d\"")?;
             ClientKind::Table(TableCmd::Computer(seat()?, level))
         }
         "tuoguan" => {

@@ -80,7 +80,7 @@ pub struct LoadArgs {
     /// a player of its own, who plays random legal actions at the games' pace).
     #[arg(long, default_value_t = 0)]
     pub computer_games: usize,
-    /// The computer's level in those games: easy, normal or hard.
+    /// The computer's level in those games: easy, normal, hard or master.
     #[arg(long, default_value = "hard", value_parser = parse_level)]
     pub computer_level: crate::engine::Level,
     /// 四国 tables played beside the games, one level after the other like
@@ -105,7 +105,7 @@ pub struct LoadArgs {
 }
 
 fn parse_level(s: &str) -> Result<crate::engine::Level, String> {
-    crate::engine::Level::from_name(s).ok_or_else(|| format!("{s:?}: easy, normal or hard"))
+    crate::engine::Level::from_name(s).ok_or_else(|| format!("{s:?}: easy, normal, hard or master"))
 }
 
 impl LoadArgs {

@@ -90,6 +90,7 @@ fn level_of(username: &str) -> Option<Level> {
         "easy" => ("入门", "Easy"),
         "normal" => ("普通", "Normal"),
         "hard" => ("困难", "Hard"),
+        "master" => ("大师", "Master"),
         _ => return None,
     };
     Some(Level { chinese, english })

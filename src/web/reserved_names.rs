@@ -1,6 +1,6 @@
 //! Names kept for what the site itself shows: its computer players (accounts
-//! `computer-easy`, `computer-normal`, `computer-hard`, shown as 电脑·入门, 电脑·普通,
-//! 电脑·困难; see `db::users`) and the badges beside a name that is not a person's
+//! `computer-easy`, `computer-normal`, `computer-hard`, `computer-master`, shown as
+//! 电脑·入门, 电脑·普通, 电脑·困难, 电脑·大师; see `db::users`) and the badges beside a name that is not a person's
 //! (电脑 / computer, 机器人 / bot). A person named 电脑·困难 or 机器人 would pass for
 //! one of them.
 //!
@@ -85,6 +85,8 @@ mod tests {
             "电脑",
             "电脑·困难",
             "电 脑・困难",
+            "电脑·大师",
+            "COMPUTER_master",
             "電腦",
             "机器人",
             "機器人",

@@ -167,7 +167,7 @@ test('a newcomer plays the computer at 入门: a whole flip game and a whole sta
       await page.goto(`${BASE}/`);
       const card = page.getByRole('region', { name: '人机对战' });
       await card.waitFor();
-      for (const name of ['入门', '普通', '困难']) {
+      for (const name of ['入门', '普通', '困难', '大师']) {
         await card.getByRole('group', { name: '难度' }).getByRole('radio', { name }).waitFor({ state: 'attached' });
       }
       assert.equal(await card.getByRole('radio', { name: '入门' }).isChecked(), true, '入门 is chosen to begin with');
@@ -225,7 +225,7 @@ test('a newcomer plays the computer at 入门: a whole flip game and a whole sta
           assert.equal(n, outcomes[variant] === o ? 1 : 0, `${variant} ${o}`);
         }
       }
-      for (const other of ['computer-normal', 'computer-hard']) {
+      for (const other of ['computer-normal', 'computer-hard', 'computer-master']) {
         const cells = await table.locator(`tr[data-computer="${other}"] td`).allInnerTexts();
         // Won, drawn, lost and the win rate per variant: a dash before any game.
         assert.deepEqual(cells.map((c) => c.trim()), ['0', '0', '0', '—', '0', '0', '0', '—'], other);
