@@ -37,7 +37,7 @@ fn alike(
     b: &Game,
     seat: Seat,
     max: usize,
-    mut pick: impl FnMut(&[Action]) -> Option<Action>,
+    mut pick: impl FnMut(&Game, &[Action]) -> Option<Action>,
 ) -> Vec<Played> {
     let (mut a, mut b) = (a.clone(), b.clone());
     assert_eq!(
@@ -49,7 +49,9 @@ fn alike(
     while played.len() < max && !a.is_over() {
         legal.clear();
         a.legal_actions(&mut legal);
-        let Some(action) = pick(&legal) else { break };
+        let Some(action) = pick(&a, &legal) else {
+            break;
+        };
         let mover = a.to_move();
         if told(&mut a, seat, mover, action) != told(&mut b, seat, mover, action) {
             break;
@@ -106,7 +108,7 @@ fn flip_reviews_ignore_pieces_never_flipped() {
     assert_ne!(a, b, "the truth differs");
     // Any legal action but a flip of the two swapped pieces.
     let mut pick = StdRng::seed_from_u64(9);
-    let played = alike(&a, &b, Seat::South, 60, |legal| {
+    let played = alike(&a, &b, Seat::South, 60, |_, legal| {
         let open: Vec<Action> = legal
             .iter()
             .copied()
@@ -145,9 +147,30 @@ fn standard_reviews_ignore_the_opponents_hidden_layout() {
     let a = Game::new_standard(Options::default(), &south, &north_a, Seat::South);
     let b = Game::new_standard(Options::default(), &south, &north_b, Seat::South);
     assert_ne!(a, b, "the truth differs");
+    // North moves the two swapped kinds when it can (half the time), so that South is
+    // told of those moves (a hidden piece moved) without learning which piece it was.
     let mut pick = StdRng::seed_from_u64(11);
-    let played = alike(&a, &b, Seat::South, 60, |legal| {
-        (!legal.is_empty()).then(|| legal[pick.random_range(0..legal.len())])
+    let (k1, k2) = (p1, a.position().get(s2).expect("a piece").piece);
+    let played = alike(&a, &b, Seat::South, 60, |g, legal| {
+        let swapped: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|&l| match l {
+                Action::Move { from, to } => {
+                    g.position().get(to).is_none()
+                        && g.position()
+                            .get(from)
+                            .is_some_and(|t| t.piece == k1 || t.piece == k2)
+                }
+                _ => false,
+            })
+            .collect();
+        let from = if g.to_move() == Seat::North && !swapped.is_empty() && pick.random::<bool>() {
+            &swapped
+        } else {
+            legal
+        };
+        (!from.is_empty()).then(|| from[pick.random_range(0..from.len())])
     });
     assert!(played.len() >= 30, "only {} steps alike", played.len());
     assert_same_reviews(&a, &b, &played, Seat::South, 12);
