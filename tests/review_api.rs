@@ -27,15 +27,12 @@ fn review_path(id: &str, side: Seat) -> String {
     format!("/api/games/{id}/review?side={side}")
 }
 
-/// A move of `seat` the engine judges far worse than its best, if one stands out now:
-/// an attack that throws a piece away (flip chess shows both pieces, so the loss is
-/// plain from the seat's side).
+/// A move of `seat` the engine judges far worse than its best, if one stands out now
+/// (a piece walked into a bigger one's reach, or thrown at it: flip chess shows both,
+/// so the loss is plain from the seat's side).
 fn blunder(table: &Table, seat: Seat) -> Option<Action> {
     let g = &table.game;
-    let attacks = policy::legal(g)
-        .into_iter()
-        .any(|a| policy::is_attack(g, a));
-    if g.to_move() != seat || !attacks {
+    if g.to_move() != seat {
         return None;
     }
     let info = Information::new(View::of(g, Viewer::Seat(seat)), *g.options());
@@ -45,13 +42,19 @@ fn blunder(table: &Table, seat: Seat) -> Option<Action> {
         share: 0.3,
     };
     let assessed = assess_turn(&info, Level::Normal, &mut StdRng::seed_from_u64(1), limits)?;
-    let &(worst, value) = assessed.actions.last()?;
-    let ends = policy::after(g, seat, worst).is_none_or(|n| n.is_over());
-    (matches!(worst, Action::Move { .. }) && !ends && assessed.value - value > 80).then_some(worst)
+    let &(worst, value) = assessed
+        .actions
+        .iter()
+        .filter(|(a, _)| matches!(a, Action::Move { .. }))
+        .filter(|(a, _)| policy::after(g, seat, *a).is_some_and(|n| !n.is_over()))
+        .min_by_key(|(_, v)| *v)?;
+    (assessed.value - value > 50).then_some(worst)
 }
 
 /// Plays `table` to its end: harmless steps, `blunderer` throwing a piece away once or
 /// twice when it can, then a resignation once resigning is allowed. The blundered steps.
+/// With a blunderer the harmless steps flip first: a board full of face-up pieces is one
+/// where a step can throw one away (and a longer one to review).
 async fn finish(table: &mut Table, rng: &mut Rng, blunderer: Option<Seat>) -> Vec<u32> {
     let mut blundered = Vec::new();
     while table.game.steps() < 56 {
@@ -65,7 +68,9 @@ async fn finish(table: &mut Table, rng: &mut Rng, blunderer: Option<Seat>) -> Ve
                 blundered.push(table.game.steps() + 1);
                 a
             }
-            None => policy::harmless(&table.game, rng, false).expect("a harmless step"),
+            None => {
+                policy::harmless(&table.game, rng, blunderer.is_some()).expect("a harmless step")
+            }
         };
         table.step(action).await;
     }
