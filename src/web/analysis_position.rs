@@ -5,7 +5,7 @@
 
 use crate::error::AppError;
 use crate::rules::board::Square;
-use crate::rules::view::{Face, PieceTally, View, Viewer};
+use crate::rules::view::{Face, View, Viewer};
 use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -56,16 +56,15 @@ const UNKNOWN: Piece = Piece::Captain;
 
 /// A position read from a request.
 pub struct Seen {
+    /// The position with a stand-in for each unknown piece: what the rules need to
+    /// list the legal actions.
     pub game: Game,
-    pub variant: Variant,
-    pub to_move: Seat,
-    /// Face-down pieces left unnamed (flip chess).
-    unknown: u8,
+    to_move: Seat,
+    /// The named pieces, and the unknown face-down ones (flip chess) by square.
+    tokens: Vec<(Square, Token)>,
+    unknown: Vec<Square>,
     /// Pieces named on the board or listed as removed, by colour and kind.
     known: BTreeMap<(Colour, Piece), u8>,
-    /// Face-down ones among them (flip chess: known to the asker, hidden from the seat).
-    known_down: BTreeMap<(Colour, Piece), u8>,
-    removed: BTreeMap<(Colour, Piece), u8>,
     removed_sent: bool,
     steps: Option<u32>,
 }
@@ -94,26 +93,25 @@ pub fn read(req: &AnalysisRequest) -> Result<Seen, AppError> {
         *removed.entry((r.colour, r.piece)).or_default() += 1;
     }
     let mut known = removed.clone();
-    let mut known_down: BTreeMap<(Colour, Piece), u8> = BTreeMap::new();
     let mut hidden_of: [u8; 2] = [0; 2];
-    let mut unknown = 0u8;
+    let mut unknown = Vec::new();
+    let mut named = Vec::with_capacity(req.board.len());
     let mut tokens = Vec::with_capacity(req.board.len());
     for (&sq, cell) in &req.board {
         let shown = cell.face == Face::Up;
         let token = match (cell.piece, cell.colour, req.variant) {
             (Some(piece), Some(colour), _) => {
                 *known.entry((colour, piece)).or_default() += 1;
-                if !shown {
-                    *known_down.entry((colour, piece)).or_default() += 1;
-                }
-                Token {
+                let token = Token {
                     piece,
                     colour,
                     shown,
-                }
+                };
+                named.push((sq, token));
+                token
             }
             (None, None, v) if v.caps().deals() && !shown => {
-                unknown += 1;
+                unknown.push(sq);
                 Token::hidden(UNKNOWN, Colour::Red)
             }
             (None, Some(colour), v) if v.caps().owners_know_hidden && !shown => {
@@ -124,6 +122,7 @@ pub fn read(req: &AnalysisRequest) -> Result<Seen, AppError> {
                     ));
                 }
                 hidden_of[colour.index()] += 1;
+                named.push((sq, Token::hidden(UNKNOWN, colour)));
                 Token::hidden(UNKNOWN, colour)
             }
             _ => {
@@ -156,13 +155,14 @@ pub fn read(req: &AnalysisRequest) -> Result<Seen, AppError> {
         }
     }
     let mut pos = Position::from_tokens(tokens);
-    if req.variant.caps().guarded_attacks && unknown > 0 {
+    let unknowns = unknown.len() as u8;
+    if req.variant.caps().guarded_attacks && unknowns > 0 {
         // A flag stays guarded while a mine of its colour may still be on the board.
         for colour in Colour::BOTH {
             let named = pos.mines_left(colour);
             let gone = removed.get(&(colour, Piece::Mine)).copied().unwrap_or(0);
             let unaccounted = Piece::Mine.count() - gone - named;
-            pos.assume_mines_left(colour, named + unaccounted.min(unknown));
+            pos.assume_mines_left(colour, named + unaccounted.min(unknowns));
         }
     }
     let game = Game::from_position(
@@ -174,67 +174,63 @@ pub fn read(req: &AnalysisRequest) -> Result<Seen, AppError> {
     );
     Ok(Seen {
         game,
-        variant: req.variant,
         to_move: req.to_move,
+        tokens: named,
         unknown,
         known,
-        known_down,
-        removed,
         removed_sent: req.removed.is_some(),
         steps: req.steps,
     })
 }
 
 impl Seen {
-    /// What the seat to move sees of this position, as its socket would be sent it:
-    /// the rules' view of the game, with the counts the stand-ins for unknown pieces
-    /// would get wrong put right. In flip chess every piece neither face up, named nor
-    /// removed is one of the unknown face-down ones, so they must number the same
-    /// (400 when they do not: the client left out `removed`, or sent too few).
+    /// What the seat to move sees of this position, as its socket would be sent it. In
+    /// flip chess every piece neither named nor removed is one of the unknown face-down
+    /// ones, so they must number the same (400 when they do not: the client left out
+    /// `removed`, or sent too few); they are laid on those squares in any order, which
+    /// the seat's view cannot tell apart, so that its counts (the tallies) come out as
+    /// the seat's socket would show them.
     pub fn seat_view(&self) -> Result<View, AppError> {
-        let mut view = View::of(&self.game, Viewer::Seat(self.to_move));
+        let variant = self.game.variant();
+        let mut tokens = self.tokens.clone();
+        if variant.caps().deals() {
+            let mut unaccounted = Vec::new();
+            for colour in Colour::BOTH {
+                for piece in Piece::ALL {
+                    let named = self.known.get(&(colour, piece)).copied().unwrap_or(0);
+                    for _ in named..piece.count() {
+                        unaccounted.push(Token::hidden(piece, colour));
+                    }
+                }
+            }
+            if unaccounted.len() != self.unknown.len() {
+                let why = if self.removed_sent {
+                    "the pieces named, removed and face down do not add up to both sets"
+                } else {
+                    "list the pieces no longer on the board in \"removed\" (the tallies' removed)"
+                };
+                return bad(format!(
+                    "{} unnamed face-down pieces, but {} pieces are not accounted for: {why}",
+                    self.unknown.len(),
+                    unaccounted.len()
+                ));
+            }
+            tokens.extend(self.unknown.iter().copied().zip(unaccounted));
+        }
+        let game = Game::from_position(
+            variant,
+            *self.game.options(),
+            Position::from_tokens(tokens),
+            self.to_move,
+            self.game.colours(),
+        );
+        let mut view = View::of(&game, Viewer::Seat(self.to_move));
         if let Some(steps) = self.steps {
             view.steps = steps;
-        } else if self.variant.caps().deploys() {
+        } else if variant.caps().deploys() {
             // Not the opening: the deployment rules no longer bound where pieces are.
             view.steps = view.steps.max(1);
         }
-        if !self.variant.caps().public_tallies {
-            return Ok(view);
-        }
-        let mut tallies = Vec::new();
-        let mut unaccounted = 0u32;
-        for colour in Colour::BOTH {
-            for piece in Piece::ALL {
-                let key = (colour, piece);
-                let get = |m: &BTreeMap<(Colour, Piece), u8>| m.get(&key).copied().unwrap_or(0);
-                let (named, down, removed) =
-                    (get(&self.known), get(&self.known_down), get(&self.removed));
-                let up = named - down - removed;
-                let hidden = piece.count() - named;
-                unaccounted += u32::from(hidden);
-                tallies.push(PieceTally {
-                    piece,
-                    colour,
-                    up,
-                    down: down + hidden,
-                    removed,
-                });
-            }
-        }
-        if unaccounted != u32::from(self.unknown) {
-            let why = if self.removed_sent {
-                "the pieces face up, named, removed and face down do not add up to both sets"
-            } else {
-                "list the pieces no longer on the board in \"removed\" (the tallies' removed)"
-            };
-            return bad(format!(
-                "{} unnamed face-down pieces, but {unaccounted} pieces are not accounted \
-                 for: {why}",
-                self.unknown
-            ));
-        }
-        view.tallies = tallies;
         Ok(view)
     }
 }
