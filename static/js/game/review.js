@@ -160,7 +160,9 @@ function start(side) {
   els.box.hidden = false;
   els.side.textContent = sideWord(side);
   els.other.textContent = t('从对方视角', 'From the other side');
-  els.graph.hidden = true;
+  // An SVG element has no `hidden` property, only the attribute.
+  els.graph.setAttribute('hidden', '');
+  els.graph.replaceChildren();
   els.legend.hidden = true;
   els.caption.hidden = true;
   els.marks.replaceChildren();
@@ -188,7 +190,7 @@ function draw() {
   if (!d) return;
   const svg = els.graph;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  svg.hidden = false;
+  svg.removeAttribute('hidden');
   els.legend.hidden = false;
   svgEl('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'rv-ahead' }, svg);
   svgEl('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'rv-zero' }, svg);
