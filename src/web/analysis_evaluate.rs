@@ -126,7 +126,7 @@ pub async fn evaluate(
         .pool
         .try_run(move || {
             // Seeded, so the same position gets the same answer.
-            let mut rng = StdRng::seed_from_u64(0x6a75_6e71_69);
+            let mut rng = StdRng::seed_from_u64(0x006a_756e_7169);
             let limits = Limits {
                 deadline: Some(Instant::now() + MOST),
                 stop: None,
