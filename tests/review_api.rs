@@ -249,8 +249,10 @@ async fn one_review_at_a_time_and_a_few_an_hour(db: TestDb) {
         409,
         "review_in_progress",
     );
-    // Asking for the same one again is no second review.
-    assert_eq!(c.post_empty(&review_path(id0, *s0)).await.status, 202);
+    // Asking for the same one again is no second review (202 while it is computed, 200
+    // if it has just been kept).
+    let again = c.post_empty(&review_path(id0, *s0)).await;
+    assert!(again.status == 202 || again.status == 200, "{}", again.text);
     done(c, id0, *s0).await;
 
     // Six in all may start at once (the first counted), then one every ten minutes.
