@@ -1,6 +1,6 @@
 // 复盘分析 on a 360 px phone: a player finishes a flip game against the computer, having
-// thrown a piece away once or twice (the move /api/analysis/evaluate values far below
-// the best), opens the finished game's page and presses 复盘分析. While the server
+// thrown pieces away a few times (the move /api/analysis/evaluate values well below the
+// best), opens the finished game's page and presses 复盘分析. While the server
 // reviews, the page shows its progress; then the value graph, the marked steps
 // (疑问手 / 败着), and on clicking one, the replay board at that step with the engine's
 // best action drawn as an arrow and its caption "最佳：…". 从对方视角 gives the other
@@ -14,9 +14,9 @@ const REVIEW_WAIT = 240000;
 
 /**
  * Plays the person's seat of game `id` over a socket of the page's own (the page's
- * cookie goes with it): the worst move the server's evaluation finds when it is far
- * below the best (twice at most), else a flip (else any action), and a resignation
- * once 52 steps are played. Resolves when the game has ended.
+ * cookie goes with it): the worst move the server's evaluation finds when it is well
+ * below the best (more than an inaccuracy's 15 points; three times at most), else a flip
+ * (else any action), and a resignation once 60 steps are played. Resolves when the game has ended.
  * @param {import('playwright-core').Page} page
  * @param {string} id
  */
@@ -36,8 +36,8 @@ function playOut(page, id) {
     const removed = () => tallies.flatMap((t) => Array(t.removed || 0).fill({ piece: t.piece, colour: t.colour }));
     const timer = setTimeout(() => reject(new Error('the game did not end')), 180000);
     async function choose(legal) {
-      if (steps >= 52) return send('resign');
-      if (blunders < 2 && colours) {
+      if (steps >= 60) return send('resign');
+      if (blunders < 3 && colours) {
         const r = await fetch('/api/analysis/evaluate', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -47,7 +47,7 @@ function playOut(page, id) {
         const e = await r.json();
         const moves = e.best.filter((b) => b.action.move);
         const worst = moves[moves.length - 1];
-        if (worst && e.value - worst.value > 50) {
+        if (worst && e.value - worst.value > 25) {
           blunders += 1;
           return send('move', worst.action.move);
         }
