@@ -138,6 +138,32 @@ impl Reviews {
         Status::None
     }
 
+    /// Whether `player` could start a review now as far as the bounds that need no
+    /// game tell (one at a time, the queue's room): checked before the game's actions
+    /// are read, so that a refused request costs no more than a look here.
+    pub fn may_start(&self, key: &Key, player: i64) -> Result<(), AppError> {
+        let pending = self.inner.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if pending.by_key.contains_key(key) {
+            return Ok(());
+        }
+        Self::refuse(&pending, player)
+    }
+
+    fn refuse(pending: &Pending, player: i64) -> Result<(), AppError> {
+        if let Some((id, side)) = pending.by_player.get(&player) {
+            return Err(AppError::Limit(
+                "review_in_progress",
+                format!(
+                    "one review at a time: your review of game {id} ({side}) is not finished yet"
+                ),
+            ));
+        }
+        if pending.by_key.len() >= MAX_PENDING {
+            return Err(AppError::RateLimited(30));
+        }
+        Ok(())
+    }
+
     /// Starts the review of `key` for `player`, unless it is done or under way (then its
     /// status), within the bounds above. `row` and `actions` are the finished game.
     pub fn start(
@@ -156,17 +182,7 @@ impl Reviews {
         if let Some((p, _)) = pending.by_key.get(&key) {
             return Ok(Status::Pending(p.clone()));
         }
-        if let Some((id, side)) = pending.by_player.get(&player) {
-            return Err(AppError::Limit(
-                "review_in_progress",
-                format!(
-                    "one review at a time: your review of game {id} ({side}) is not finished yet"
-                ),
-            ));
-        }
-        if pending.by_key.len() >= MAX_PENDING {
-            return Err(AppError::RateLimited(30));
-        }
+        Self::refuse(&pending, player)?;
         if let Some(limiter) = &inner.hourly {
             limiter
                 .check_key(&player)

@@ -103,8 +103,9 @@ pub async fn start(
     let row = row_of(&hub, &id).await?;
     let side = side_of(&row, q.side, Some(user))?;
     let key = (id.clone(), side);
-    if let Status::Done(b) = reviews.status(&key) {
-        return Ok(answer(Status::Done(b), side));
+    match reviews.status(&key) {
+        s @ (Status::Done(_) | Status::Pending(_)) => return Ok(answer(s, side)),
+        Status::Failed | Status::None => reviews.may_start(&key, user)?,
     }
     let actions = blocking(hub.pool(), move |c| Ok(games::actions(c, &id)?)).await?;
     let status = reviews.start(key, user, row, actions)?;

@@ -159,7 +159,8 @@ function start(side) {
   V.asking += 1;
   els.box.hidden = false;
   els.side.textContent = sideWord(side);
-  els.other.textContent = t('从对方视角', 'From the other side');
+  // A player's other side is their opponent's; anyone else just turns to the other side.
+  els.other.textContent = mySeat() ? t('从对方视角', 'From the other side') : t('看另一方', 'The other side');
   // An SVG element has no `hidden` property, only the attribute.
   els.graph.setAttribute('hidden', '');
   els.graph.replaceChildren();
