@@ -140,6 +140,25 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Review random self-play games (复盘分析) from South's side with the server's
+    /// review budget, cut to their first `steps` steps; report the time per game and
+    /// per valued step on this one thread.
+    ReviewBench {
+        #[arg(long, value_enum, default_value_t = VariantArg::Flip)]
+        variant: VariantArg,
+        #[arg(long, default_value_t = 3)]
+        games: u64,
+        #[arg(long, default_value_t = 300)]
+        steps: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The share of the review level's nodes each step gets (the server's by default).
+        #[arg(long)]
+        share: Option<f64>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Fill a database with players and finished games, for measuring pages at size.
     Seed {
         #[arg(long, default_value_t = 100_000)]
@@ -232,6 +251,32 @@ pub fn run(cli: Cli) -> ExitCode {
                     ExitCode::FAILURE
                 }
             }
+        }
+        Command::ReviewBench {
+            variant,
+            games,
+            steps,
+            seed,
+            share,
+            json,
+        } => {
+            let variant = match variant {
+                VariantArg::Flip => Variant::Flip,
+                VariantArg::Standard => Variant::Standard,
+                VariantArg::Siguo => {
+                    eprintln!("junqi review-bench: 四国 tables are not reviewed");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut budget = crate::review::REVIEW_BUDGET;
+            if let Some(share) = share {
+                budget.share = share.clamp(0.01, 1.0);
+            }
+            // Node counts alone, as a measure of work that does not depend on the load.
+            budget.step_time = None;
+            let report = crate::review::bench::run(variant, games, steps, seed, budget);
+            print_report(json, &report, || report.to_text());
+            ExitCode::SUCCESS
         }
         Command::Arena {
             variant,

@@ -12,6 +12,7 @@ pub mod load;
 pub mod quote;
 pub mod record;
 pub mod record_input;
+pub mod review;
 pub mod rules;
 pub mod seed;
 pub mod selfplay;

@@ -57,3 +57,14 @@ pub fn assess_turn<R: Rng + ?Sized>(
         actions: valued,
     })
 }
+
+/// The value of a forced win (a forced loss is its negation); a search that sees one
+/// coming later returns a little less (`WIN - plies`), so a quicker win ranks first.
+pub const FORCED_WIN: i32 = WIN;
+
+/// Whether `value` is a forced outcome rather than a judgement of material and place:
+/// `Some(true)` a forced win, `Some(false)` a forced loss. The static evaluation stays
+/// within half of [`FORCED_WIN`], so anything past that was seen to the end.
+pub fn forced(value: i32) -> Option<bool> {
+    (value.abs() > WIN / 2).then_some(value > 0)
+}

@@ -7,13 +7,10 @@ use crate::db::{self, users};
 use crate::engine::Level;
 use crate::error::AppError;
 use crate::live::{Cmd, GameSummary, Hub, LiveConfig, PlayerInfo, PlayerStanding, blocking, caps};
-use crate::rules::board::Square;
-use crate::rules::view::Face;
-use crate::rules::{Colour, Game, Options, Piece, Position, Seat, Token, Variant};
+use crate::rules::{Options, Variant};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Deserialize, Clone, Copy)]
@@ -148,7 +145,7 @@ pub async fn quick_pair(
     Ok(HttpResponse::Ok().json(json!({"id": id, "joined": false})))
 }
 
-fn check_id(id: &str) -> Result<(), AppError> {
+pub(crate) fn check_id(id: &str) -> Result<(), AppError> {
     if id.len() == 8 && id.chars().all(|c| c.is_ascii_alphanumeric()) {
         Ok(())
     } else {
@@ -266,144 +263,24 @@ pub(crate) fn variant_of(name: &str) -> Result<Variant, AppError> {
     Variant::from_name(name).ok_or_else(|| AppError::internal(format!("stored variant {name:?}")))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnalysisCell {
-    #[serde(default)]
-    piece: Option<Piece>,
-    #[serde(default)]
-    colour: Option<Colour>,
-    face: Face,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RemovedPiece {
-    piece: Piece,
-    colour: Colour,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnalysisRequest {
-    variant: Variant,
-    to_move: Seat,
-    #[serde(default)]
-    colours: Option<BTreeMap<Seat, Colour>>,
-    board: BTreeMap<Square, AnalysisCell>,
-    #[serde(default)]
-    removed: Option<Vec<RemovedPiece>>,
-    #[serde(default)]
-    options: Option<Options>,
-}
-
-/// Stands in for a piece whose identity the asker does not know. Unknown pieces never
-/// move or get attacked in flip chess (they are face down), and in standard 军棋 an
-/// attack on one is allowed whatever it is, so any identity but a mine would do.
-const UNKNOWN: Piece = Piece::Captain;
-
 /// Legal actions of a position as a client sees it, on the board its `variant` names:
-/// a 四国 position goes to `analysis_siguo`, the rest are two-player positions.
+/// a 四国 position goes to `analysis_siguo`, the rest are two-player positions
+/// (analysis_position.rs).
 pub async fn analysis_moves(body: web::Json<serde_json::Value>) -> Result<HttpResponse, AppError> {
     let body = body.into_inner();
-    let malformed = |e: serde_json::Error| AppError::BadRequest(format!("malformed JSON: {e}"));
     if body.get("variant").and_then(|v| v.as_str()) == Some("siguo") {
         let req = serde_json::from_value(body).map_err(malformed)?;
         return Ok(HttpResponse::Ok().json(super::analysis_siguo::answer(req)?));
     }
-    two_player_moves(serde_json::from_value(body).map_err(malformed)?)
+    let seen = super::analysis_position::read(&serde_json::from_value(body).map_err(malformed)?)?;
+    let mut legal = Vec::new();
+    seen.game.legal_actions(&mut legal);
+    Ok(HttpResponse::Ok().json(json!({"legal": legal})))
 }
 
-/// Legal actions of a two-player position as a client sees it: every piece named, or
-/// face down without a name (flip chess), or an enemy's hidden piece with its colour
-/// only (standard). `removed` lists pieces known to be off the board.
-fn two_player_moves(req: AnalysisRequest) -> Result<HttpResponse, AppError> {
-    let bad = |m: String| Err(AppError::BadRequest(m));
-    let colours = match (&req.colours, req.variant) {
-        (_, v) if v.caps().deploys() => Some(crate::rules::game::STANDARD_COLOURS),
-        (None, _) => None,
-        (Some(m), _) => {
-            let (s, n) = (m.get(&Seat::South), m.get(&Seat::North));
-            match (s, n) {
-                (Some(&s), Some(&n)) if s != n => Some([s, n]),
-                _ => {
-                    return bad("colours names a different colour for south and for north".into());
-                }
-            }
-        }
-    };
-    let mut known: BTreeMap<(Colour, Piece), u8> = BTreeMap::new();
-    for r in req.removed.iter().flatten() {
-        *known.entry((r.colour, r.piece)).or_default() += 1;
-    }
-    let mut unknown = 0u8;
-    let mut tokens = Vec::with_capacity(req.board.len());
-    for (&sq, cell) in &req.board {
-        let shown = cell.face == Face::Up;
-        let token = match (cell.piece, cell.colour, req.variant) {
-            (Some(piece), Some(colour), _) => {
-                *known.entry((colour, piece)).or_default() += 1;
-                Token {
-                    piece,
-                    colour,
-                    shown,
-                }
-            }
-            (None, None, v) if v.caps().deals() && !shown => {
-                unknown += 1;
-                Token::hidden(UNKNOWN, Colour::Red)
-            }
-            (None, Some(colour), v) if v.caps().owners_know_hidden && !shown => {
-                if colours.is_some_and(|c| c[req.to_move.index()] == colour) {
-                    return bad(format!(
-                        "{sq}: the legal actions of {} depend on its own pieces; name them",
-                        req.to_move
-                    ));
-                }
-                Token::hidden(UNKNOWN, colour)
-            }
-            _ => {
-                return bad(format!(
-                    "{sq}: a face-up piece needs \"piece\" and \"colour\"; a face-down one \
-                     has both or, in flip chess, neither (in standard, its colour alone)"
-                ));
-            }
-        };
-        tokens.push((sq, token));
-    }
-    for (&(colour, piece), &n) in &known {
-        if n > piece.count() {
-            return bad(format!(
-                "more {colour} {piece} on the board and removed than the set has ({})",
-                piece.count()
-            ));
-        }
-    }
-    let mut pos = Position::from_tokens(tokens);
-    if req.variant.caps().guarded_attacks && unknown > 0 {
-        // A flag stays guarded while a mine of its colour may still be on the board.
-        for colour in Colour::BOTH {
-            let named = pos.mines_left(colour);
-            let removed = req
-                .removed
-                .iter()
-                .flatten()
-                .filter(|r| r.colour == colour && r.piece == Piece::Mine)
-                .count() as u8;
-            let unaccounted = Piece::Mine.count() - removed - named;
-            pos.assume_mines_left(colour, named + unaccounted.min(unknown));
-        }
-    }
-    let game = Game::from_position(
-        req.variant,
-        req.options.unwrap_or_default(),
-        pos,
-        req.to_move,
-        colours,
-    );
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
-    Ok(HttpResponse::Ok().json(json!({"legal": legal})))
+/// A body that is JSON but not the request's shape.
+pub(crate) fn malformed(e: serde_json::Error) -> AppError {
+    AppError::BadRequest(format!("malformed JSON: {e}"))
 }
 
 #[derive(Deserialize)]

@@ -1,11 +1,14 @@
 //! The web service: routes, pages, sockets, sessions, and the mapping of errors to HTTP.
 
 pub mod access_log;
+mod analysis_evaluate;
+mod analysis_position;
 mod analysis_siguo;
 mod api;
 pub(crate) mod assets;
 mod auth;
 mod avatar_pick;
+mod background;
 mod bearer;
 mod board_api;
 mod bots;
@@ -33,6 +36,7 @@ mod profile;
 mod rate_clock;
 mod reason_text;
 mod reserved_names;
+mod review;
 mod rules_diagrams;
 mod rules_facts;
 pub mod server;

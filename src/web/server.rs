@@ -1,10 +1,10 @@
 //! Starting the service: database, sessions, live games and routes.
 
 use super::{
-    access_log, api, assets, auth, bearer, board_api, bots, device_cookie, display_name, error,
-    finished_cache, frame_budget, guest, head, headers, history, ladder, layouts, origin,
-    page_cache, pages, profile, rate_clock, sessions, social, socket_caps, tables_api, throttle,
-    upgrades, ws,
+    access_log, analysis_evaluate, api, assets, auth, bearer, board_api, bots, device_cookie,
+    display_name, error, finished_cache, frame_budget, guest, head, headers, history, ladder,
+    layouts, origin, page_cache, pages, profile, rate_clock, review, sessions, social, socket_caps,
+    tables_api, throttle, upgrades, ws,
 };
 use crate::db;
 use crate::live::{Hub, LiveConfig};
@@ -103,8 +103,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/games/{id}/cancel", web::post().to(api::cancel_game))
             .route("/games/{id}/record", web::get().to(api::game_record))
             .route("/games/{id}/replay", web::get().to(api::game_replay))
+            .route("/games/{id}/review", web::post().to(review::start))
+            .route("/games/{id}/review", web::get().to(review::get))
             .route("/board", web::get().to(board_api::board))
             .route("/analysis/moves", web::post().to(api::analysis_moves))
+            .route(
+                "/analysis/evaluate",
+                web::post().to(analysis_evaluate::evaluate),
+            )
             .route("/players/{name}", web::get().to(api::player))
             .route("/ladder", web::get().to(api::ladder))
             .route("/friends", web::get().to(social::friends))
@@ -207,6 +213,15 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
         config.rate_limits,
         &clock,
     ));
+    let reviews = web::Data::new(review::Reviews::new(
+        config.rate_limits,
+        &clock,
+        crate::review::REVIEW_BUDGET,
+    ));
+    let evaluator = web::Data::new(analysis_evaluate::Evaluator::new(
+        config.rate_limits,
+        &clock,
+    ));
     let guard = web::Data::new(throttle::Guard::new(
         config.rate_limits,
         config.trust_proxy,
@@ -216,12 +231,14 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
         &key,
         config.secure_cookies,
     ));
-    let forgetful = guard.clone();
+    let forgetful = (guard.clone(), reviews.clone(), evaluator.clone());
     actix_web::rt::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(60));
         loop {
             every.tick().await;
-            forgetful.forget_recovered();
+            forgetful.0.forget_recovered();
+            forgetful.1.forget_recovered();
+            forgetful.2.forget_recovered();
         }
     });
     let data = web::Data::new(hub);
@@ -241,6 +258,8 @@ pub async fn run(config: ServeConfig) -> io::Result<()> {
             .app_data(socket_caps.clone())
             .app_data(frame_budgets.clone())
             .app_data(finished_cache.clone())
+            .app_data(reviews.clone())
+            .app_data(evaluator.clone())
             .app_data(access.clone())
             // Innermost, before routing: HEAD is routed as GET (head.rs).
             .wrap(middleware::from_fn(head::as_get))

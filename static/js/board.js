@@ -27,6 +27,7 @@ import { EN, PIECE_EN, pieceLabel } from './i18n.js';
  * @property {boolean} [named] draw named face-down pieces as known (own standard pieces)
  * @property {Record<string, string>|null} [marks]
  * @property {string[]} [bad]
+ * @property {{from?: string, to?: string, at?: string}|null} [best] the review's best action: an arrow, or a ring for a flip
  */
 
 /**
@@ -95,6 +96,8 @@ export class BoardView {
     this.hl = {};
     /** @type {SVGElement|null} */
     this.pathLayer = null;
+    /** @type {SVGElement|null} */
+    this.bestLayer = null;
     /** @type {SVGElement|null} */
     this.animLayer = null;
     // The squares whose piece is still on its way there: every render in the meantime
@@ -222,6 +225,7 @@ export class BoardView {
       svgEl('rect', { class: 'hit', x: -COL_W / 2, y: -ROW_H / 2, width: COL_W, height: ROW_H, fill: 'transparent' }, g);
       this.groups[sq] = g;
     }
+    this.bestLayer = svgEl('g', { class: 'best-layer', 'aria-hidden': 'true' }, svg);
     this.animLayer = svgEl('g', { class: 'anim-layer', 'aria-hidden': 'true' }, svg);
   }
 
@@ -287,6 +291,36 @@ export class BoardView {
   }
 
   /**
+   * The review's best action over the pieces: an arrow from → to, or a ring round the
+   * square to flip. The board's `data-best` names it ("d3-d5", "c4").
+   * @param {{from?: string, to?: string, at?: string}|null} best
+   */
+  drawBest(best) {
+    const layer = this.bestLayer;
+    if (!layer) return;
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    this.svg.setAttribute('data-best', best ? (best.at || (best.from + '-' + best.to)) : '');
+    if (!best) return;
+    if (best.at && this.stations[best.at]) {
+      const p = this.position(best.at);
+      svgEl('rect', { x: p.x - TILE_W / 2 - 7, y: p.y - TILE_H / 2 - 7, width: TILE_W + 14, height: TILE_H + 14, rx: 13, class: 'hl-best-ring' }, layer);
+      return;
+    }
+    if (!best.from || !best.to || !this.stations[best.from] || !this.stations[best.to]) return;
+    const a = this.position(best.from);
+    const b = this.position(best.to);
+    const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    const ux = (b.x - a.x) / len;
+    const uy = (b.y - a.y) / len;
+    // The head stops short of the destination's centre, so its piece stays readable.
+    const tip = { x: b.x - ux * 12, y: b.y - uy * 12 };
+    const base = { x: tip.x - ux * 22, y: tip.y - uy * 22 };
+    svgEl('line', { x1: a.x, y1: a.y, x2: base.x, y2: base.y, class: 'hl-best-shaft' }, layer);
+    const head = [tip, { x: base.x - uy * 12, y: base.y + ux * 12 }, { x: base.x + uy * 12, y: base.y - ux * 12 }];
+    svgEl('polygon', { points: head.map(function (q) { return q.x + ',' + q.y; }).join(' '), class: 'hl-best-head' }, layer);
+  }
+
+  /**
    * Draws a position with its highlights.
    * @param {Record<string, Cell>} cells
    * @param {Highlights} hl
@@ -305,6 +339,7 @@ export class BoardView {
     const path = h.path || null;
     this.svg.setAttribute('data-path', Array.isArray(path) && path.length > 1 ? path.join(' ') : '');
     this.drawPath(path);
+    this.drawBest(h.best || null);
     const R = function (/** @type {number} */ grow, /** @type {string} */ cls, /** @type {Element} */ g, /** @type {number} */ rx) {
       return svgEl('rect', { x: -TILE_W / 2 - grow, y: -TILE_H / 2 - grow, width: TILE_W + grow * 2, height: TILE_H + grow * 2, rx: rx, class: cls }, g);
     };

@@ -151,6 +151,8 @@ const ERRORS_ZH = {
   too_many_challenges: '你等待回应的挑战已达上限（5 条），请先取消一条或等待回应',
   too_many_follows: '关注人数已达上限（500），请先取消关注一些人',
   too_many_blocks: '屏蔽人数已达上限（500），请先取消屏蔽一些人',
+  review_in_progress: '你还有一局复盘正在分析，请等它完成后再试',
+  game_not_finished: '对局结束后才能复盘分析',
 };
 
 /**

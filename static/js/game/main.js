@@ -16,7 +16,7 @@ import { caption, logLine, logNote, describe } from './log.js';
 import { renderBanner, renderPanels } from './panels.js';
 import { loadBoard, loadPlayers, refreshSummary } from './fetches.js';
 import {
-  closeMarkMenu, endedNow, loadParts, loadPhrases, maybeLoadReplay, parts, replayEvent, replaying, wireParts,
+  closeMarkMenu, endedNow, loadParts, loadPhrases, maybeLoadReplay, parts, replayBest, replayEvent, replaying, wireParts,
 } from './parts.js';
 import { isMuted, play, setMuted } from './sound.js';
 import {
@@ -151,7 +151,7 @@ function renderBoard() {
     const d = replayEvent();
     const last = d ? (d.kind === 'flip' ? { at: d.at } : d.kind === 'move' ? { from: d.from, to: d.to } : null) : null;
     const path = d && d.kind === 'move' ? (Array.isArray(d.route) && d.route.length > 1 ? d.route : [d.from || '', d.to || '']) : null;
-    board.render(store.replayView.board, { last: last, path: path });
+    board.render(store.replayView.board, { last: last, path: path, best: replayBest() });
     return;
   }
   if (deploying()) {

@@ -149,6 +149,11 @@ export function replayEvent() {
   return parts.replay ? parts.replay.replayEvent() : null;
 }
 
+/** The review's best action on the replay board, if one is shown. */
+export function replayBest() {
+  return parts.replay ? parts.replay.replayBest() : null;
+}
+
 export function closeMarkMenu() {
   if (parts.marks) parts.marks.closeMarkMenu();
 }

@@ -33,8 +33,12 @@ const els = {
   verifiedText: byId('deal-verified-text'),
   unverifiedText: byId('deal-unverified-text'),
   hint: byId('replay-hint'),
+  reviewOpen: /** @type {HTMLButtonElement} */ (byId('review-open')),
   lang: document.getElementById('lang-switch'),
 };
+
+/** The review (review.js), once its button was first pressed. @type {typeof import('./review.js')|null} */
+let review = null;
 
 const STEP_KINDS = ['flip', 'move', 'timeout', 'pass'];
 
@@ -61,6 +65,11 @@ let rerender = function () {};
 
 export function replaying() {
   return R.active;
+}
+
+/** The review's best action to draw on the board now, if any. */
+export function replayBest() {
+  return R.active && review ? review.bestOnBoard() : null;
 }
 
 /** The replay's current event, for the board's highlight. */
@@ -346,6 +355,24 @@ export function renderReplay() {
     els.lang.setAttribute('href', base + (stepFromHash() !== null ? hash : ''));
   }
   renderVerified();
+  els.reviewOpen.hidden = false;
+  if (review) review.renderReview();
+}
+
+function openReview() {
+  if (review) {
+    review.showReview();
+    return;
+  }
+  els.reviewOpen.disabled = true;
+  import('./review.js').then(function (m) {
+    review = m;
+    els.reviewOpen.disabled = false;
+    m.openReview({ goTo: goTo, step: function () { return R.step; }, render: rerender });
+  }, function () {
+    els.reviewOpen.disabled = false;
+    toast(t('无法加载复盘分析，请稍后再试', 'The review could not be loaded; please try again'), 'error');
+  });
 }
 
 /** @param {() => void} renderFn */
@@ -359,6 +386,7 @@ export function wireReplay(renderFn) {
     const li = /** @type {HTMLElement|null} */ (/** @type {HTMLElement} */ (ev.target).closest('li[data-step]'));
     if (li && els.moves.contains(li)) goTo(parseInt(li.dataset.step || '0', 10));
   });
+  els.reviewOpen.addEventListener('click', openReview);
   els.share.addEventListener('click', function (ev) {
     ev.preventDefault();
     goTo(R.step);
