@@ -7,7 +7,8 @@
 //! - [`choose`]: an action, a draw answer, or a resignation; [`choose_within`] the
 //!   same within [`Limits`].
 //! - [`deploy`]: a standard 军棋 layout.
-//! - [`Player`]: the levels and the two baselines the arena plays.
+//! - [`Player`]: the levels, the baselines (random, greedy, expectimax2) and the frozen
+//!   hard-v1 the arena plays.
 
 pub mod analysis;
 pub mod arena;
