@@ -167,7 +167,10 @@ fn flip_decisions_ignore_face_down_identities() {
         let from = if moves.is_empty() { legal } else { &moves };
         from[rng.random_range(0..from.len())]
     });
-    assert!(alike.steps >= 10, "only {} steps alike", alike.steps);
+    // The deepening 困难-era search flips sooner than the old one did (a flip that
+    // ends the stretch tells the two games apart), so the stretch is shorter: 8
+    // steps from this start, South deciding at each of its turns in both games.
+    assert!(alike.steps >= 6, "only {} steps alike", alike.steps);
     assert!(alike.attacks >= 1, "no attack among the steps alike");
 }
 
