@@ -20,7 +20,7 @@ use crate::rules::piece::resolve;
 use crate::rules::{Colour, Combat, Piece};
 
 pub const INF: i32 = WIN * 2;
-const QUIESCENCE_PLIES: i32 = 6;
+pub(crate) const QUIESCENCE_PLIES: i32 = 6;
 const MAX_PLY: usize = 64;
 /// Values this close to a win are wins at a known distance: stored relative to the
 /// node, so a table hit at another distance from the root reads right.
@@ -34,6 +34,8 @@ pub struct Search<'a> {
     pub rules: Rules,
     pub nodes: u64,
     pub limit: u64,
+    /// Plies of captures searched past the last full ply (`Budget::quiescence`).
+    pub quiescence: i32,
     /// The wall clock and stop flag of a live game; none in the arena, whose results
     /// depend on node counts alone.
     limits: Limits<'a>,
@@ -84,6 +86,7 @@ impl<'a> Search<'a> {
             rules,
             nodes: 0,
             limit,
+            quiescence: QUIESCENCE_PLIES,
             limits,
             stopped: false,
             tt,
@@ -146,7 +149,7 @@ impl<'a> Search<'a> {
             return evaluate(&self.rules, st, st.to_move);
         }
         if depth <= 0 || ply as usize >= MAX_PLY {
-            return self.quiesce(st, alpha, beta, ply, QUIESCENCE_PLIES);
+            return self.quiesce(st, alpha, beta, ply, self.quiescence);
         }
         let mut hinted = 0;
         if let Some(f) = self.tt.probe(st.hash) {
@@ -283,7 +286,7 @@ impl<'a> Search<'a> {
             .into_iter()
             .map(|(f, t)| (f, t, self.order_key(st, f, t, hinted, ply)))
             .collect();
-        keyed.sort_unstable_by_key(|&(f, t, k)| (std::cmp::Reverse(k), f.index(), t.index()));
+        keyed.sort_unstable_by_key(|&(f, t, k)| sort_key(k, f, t));
         keyed
     }
 
@@ -300,7 +303,7 @@ impl<'a> Search<'a> {
                 (k > 0).then_some((k, f, t))
             })
             .collect();
-        keyed.sort_unstable_by_key(|&(k, f, t)| (std::cmp::Reverse(k), f.index(), t.index()));
+        keyed.sort_unstable_by_key(|&(k, f, t)| sort_key(k, f, t));
         keyed.into_iter().map(|(_, f, t)| (f, t)).collect()
     }
 
@@ -338,6 +341,14 @@ impl<'a> Search<'a> {
         }
         (sum / total as i64) as i32
     }
+}
+
+/// One integer that sorts moves by `key`, highest first, then by their stations: the
+/// order a tuple of the three gives, compared in one step (sorting was 6% of a
+/// standard decision with the tuple).
+fn sort_key(key: i32, from: Square, to: Square) -> u64 {
+    let descending = !((key as u32) ^ 0x8000_0000) as u64;
+    (descending << 16) | ((from.index() as u64) << 8) | to.index() as u64
 }
 
 /// The ordering key of `attacker` attacking `defender`: the flag first, winning
