@@ -20,7 +20,7 @@ use crate::rules::piece::resolve;
 use crate::rules::{Colour, Combat, Piece};
 
 pub const INF: i32 = WIN * 2;
-pub(crate) const QUIESCENCE_PLIES: i32 = 6;
+const QUIESCENCE_PLIES: i32 = 6;
 const MAX_PLY: usize = 64;
 /// Values this close to a win are wins at a known distance: stored relative to the
 /// node, so a table hit at another distance from the root reads right.
@@ -34,8 +34,6 @@ pub struct Search<'a> {
     pub rules: Rules,
     pub nodes: u64,
     pub limit: u64,
-    /// Plies of captures searched past the last full ply (`Budget::quiescence`).
-    pub quiescence: i32,
     /// The wall clock and stop flag of a live game; none in the arena, whose results
     /// depend on node counts alone.
     limits: Limits<'a>,
@@ -86,7 +84,6 @@ impl<'a> Search<'a> {
             rules,
             nodes: 0,
             limit,
-            quiescence: QUIESCENCE_PLIES,
             limits,
             stopped: false,
             tt,
@@ -149,7 +146,7 @@ impl<'a> Search<'a> {
             return evaluate(&self.rules, st, st.to_move);
         }
         if depth <= 0 || ply as usize >= MAX_PLY {
-            return self.quiesce(st, alpha, beta, ply, self.quiescence);
+            return self.quiesce(st, alpha, beta, ply, QUIESCENCE_PLIES);
         }
         let mut hinted = 0;
         if let Some(f) = self.tt.probe(st.hash) {
